@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# nvme-peer: build, test and demo.  See README.md.
+#
+#   make            build the modules and the selftests against the test kernel
+#   make check      the single gate: sparse, checkpatch, KUnit and kselftests in
+#                   QEMU; prints "N passed, N failed, N skipped"
+#   make demo       boot the switch topology and show a peer queue at work
+#
+# KCONFIG=test|perf picks the kernel; KDIR=<kernel tree> overrides it.
+
+KCONFIG ?= test
+KDIR ?= $(shell $(CURDIR)/scripts/build-kernel $(KCONFIG) | tail -n1)
+SELFTESTS := tools/testing/selftests/nvme-peer
+
+.PHONY: all modules selftests sparse checkpatch check demo clean kernel
+
+all: modules selftests
+
+kernel:
+	@$(CURDIR)/scripts/build-kernel $(KCONFIG)
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+selftests:
+	$(MAKE) -C $(SELFTESTS) KDIR=$(KDIR)
+
+sparse:
+	@$(CURDIR)/scripts/sparse $(KDIR)
+
+checkpatch:
+	@$(CURDIR)/scripts/checkpatch $(KDIR)
+
+check:
+	@$(CURDIR)/scripts/check
+
+demo:
+	@$(CURDIR)/scripts/demo
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C $(SELFTESTS) clean

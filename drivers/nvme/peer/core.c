@@ -1,0 +1,827 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvme-peer: hand NVMe I/O queue pairs that nvme-pci holds back
+ * (nvme.peer_queues=N) to peer devices, and take them back.
+ *
+ * Locking:
+ *  - np_ctrls_lock (mutex) guards adding and removing controllers;
+ *    lookups of np_ctrls run under RCU.
+ *  - pctrl->lock (mutex) serialises reserve, release and teardown of one
+ *    controller's queues.  Admin commands are sent under it, so the
+ *    DOWN and DISABLED events (which may run from the NVMe timeout handler
+ *    while an admin command waits) never take it.
+ *  - pctrl->state_lock (spinlock) guards the controller's live state, its
+ *    qid bitmap, its queue list and every queue's state.  The queue list
+ *    changes only with both locks held.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+
+#include "nvme.h"
+#include "nvme-peer.h"
+
+static DEFINE_XARRAY(np_ctrls);
+static DEFINE_MUTEX(np_ctrls_lock);
+static bool np_unloading;
+
+static void np_ctrl_release(struct kref *ref)
+{
+	struct nvme_peer_ctrl *pctrl = container_of(ref, struct nvme_peer_ctrl,
+						    ref);
+
+	WARN_ON_ONCE(!list_empty(&pctrl->queues));
+	nvme_put_ctrl(pctrl->ctrl);
+	bitmap_free(pctrl->qids);
+	kfree_rcu(pctrl, rcu);
+}
+
+static struct nvme_peer_ctrl *np_ctrl_lookup(struct nvme_ctrl *ctrl)
+{
+	struct nvme_peer_ctrl *pctrl;
+
+	rcu_read_lock();
+	pctrl = xa_load(&np_ctrls, ctrl->instance);
+	if (pctrl && (pctrl->ctrl != ctrl || !kref_get_unless_zero(&pctrl->ref)))
+		pctrl = NULL;
+	rcu_read_unlock();
+	return pctrl;
+}
+
+/* Whether the controller may still run @q's hardware queues. */
+static bool np_hw_gone(struct nvme_peer_queue *q)
+{
+	lockdep_assert_held(&q->pctrl->state_lock);
+	return !q->hw_created || q->hw_deleted ||
+		q->gen != q->pctrl->disable_gen;
+}
+
+static int np_admin(struct nvme_peer_ctrl *pctrl, struct nvme_command *c)
+{
+	int ret = nvme_submit_sync_cmd(pctrl->ctrl->admin_q, c, NULL, 0);
+
+	if (ret > 0) {
+		dev_warn(pctrl->ctrl->device,
+			 "nvme-peer: admin opcode %#x failed, status %#x\n",
+			 c->common.opcode, ret);
+		return -EIO;
+	}
+	return ret;
+}
+
+static int np_create_hw(struct nvme_peer_queue *q)
+{
+	struct nvme_command c = { };
+	int ret;
+
+	c.create_cq.opcode = nvme_admin_create_cq;
+	c.create_cq.prp1 = cpu_to_le64(q->cq.ctrl_dma);
+	c.create_cq.cqid = cpu_to_le16(q->qid);
+	c.create_cq.qsize = cpu_to_le16(q->params.depth - 1);
+	c.create_cq.cq_flags = cpu_to_le16(NVME_QUEUE_PHYS_CONTIG);
+	ret = np_admin(q->pctrl, &c);
+	if (ret)
+		return ret;
+
+	memset(&c, 0, sizeof(c));
+	c.create_sq.opcode = nvme_admin_create_sq;
+	c.create_sq.prp1 = cpu_to_le64(q->sq.ctrl_dma);
+	c.create_sq.sqid = cpu_to_le16(q->qid);
+	c.create_sq.qsize = cpu_to_le16(q->params.depth - 1);
+	c.create_sq.sq_flags = cpu_to_le16(NVME_QUEUE_PHYS_CONTIG |
+					   NVME_SQ_PRIO_MEDIUM);
+	c.create_sq.cqid = cpu_to_le16(q->qid);
+	return np_admin(q->pctrl, &c);
+}
+
+/* Delete SQ then CQ; the queues are gone only if both deletes worked. */
+static void np_delete_hw(struct nvme_peer_queue *q)
+{
+	struct nvme_command c = { };
+	int ret;
+
+	c.delete_queue.opcode = nvme_admin_delete_sq;
+	c.delete_queue.qid = cpu_to_le16(q->qid);
+	ret = np_admin(q->pctrl, &c);
+	c.delete_queue.opcode = nvme_admin_delete_cq;
+	if (!np_admin(q->pctrl, &c) && !ret) {
+		spin_lock(&q->pctrl->state_lock);
+		q->hw_deleted = true;
+		spin_unlock(&q->pctrl->state_lock);
+	}
+}
+
+/* Free what the controller and the peer could reach. */
+static void np_queue_free_mem(struct nvme_peer_queue *q)
+{
+	np_doorbells_unmap(q);
+	np_mem_free(q, &q->data);
+	np_mem_free(q, &q->cq);
+	np_mem_free(q, &q->sq);
+}
+
+/* Drop a released queue whose hardware queues are gone. */
+static void np_queue_destroy(struct nvme_peer_queue *q)
+{
+	struct nvme_peer_ctrl *pctrl = q->pctrl;
+
+	lockdep_assert_held(&pctrl->lock);
+	np_queue_free_mem(q);
+	spin_lock(&pctrl->state_lock);
+	list_del_init(&q->node);
+	np_qid_free(pctrl->qids, q->qid);
+	spin_unlock(&pctrl->state_lock);
+	if (q->sysfs_added)
+		kobject_del(&q->kobj);
+	kobject_put(&q->kobj);		/* the list's reference */
+}
+
+/*
+ * The one revocation path: move @q to its next state, tell the owner once,
+ * delete the hardware queues while the controller is live, and free what
+ * is no longer reachable.  @ev is NP_EV_RELEASE when the owner lets go.
+ */
+static void np_revoke_locked(struct nvme_peer_queue *q, enum np_qevent ev,
+			     enum nvme_peer_reason reason)
+{
+	struct nvme_peer_ctrl *pctrl = q->pctrl;
+	bool notify, hw_live, gone;
+
+	lockdep_assert_held(&pctrl->lock);
+	spin_lock(&pctrl->state_lock);
+	if (np_qstate_next(&q->state, ev, &notify) == 0 && notify)
+		q->reason = reason;
+	hw_live = pctrl->live && !np_hw_gone(q);
+	spin_unlock(&pctrl->state_lock);
+
+	if (notify && q->params.revoke)
+		q->params.revoke(q, reason, q->params.priv);
+	if (hw_live)
+		np_delete_hw(q);
+
+	spin_lock(&pctrl->state_lock);
+	gone = q->state == NP_Q_RELEASED && np_hw_gone(q);
+	spin_unlock(&pctrl->state_lock);
+	if (gone)
+		np_queue_destroy(q);
+}
+
+static void np_free_work(struct work_struct *work)
+{
+	struct nvme_peer_ctrl *pctrl = container_of(work, struct nvme_peer_ctrl,
+						    free_work);
+	struct nvme_peer_queue *q, *next;
+	LIST_HEAD(gone);
+
+	mutex_lock(&pctrl->lock);
+	spin_lock(&pctrl->state_lock);
+	list_for_each_entry_safe(q, next, &pctrl->queues, node)
+		if (q->state == NP_Q_RELEASED && np_hw_gone(q))
+			list_move_tail(&q->node, &gone);
+	spin_unlock(&pctrl->state_lock);
+	list_for_each_entry_safe(q, next, &gone, node)
+		np_queue_destroy(q);
+	mutex_unlock(&pctrl->lock);
+	kref_put(&pctrl->ref, np_ctrl_release);
+}
+
+/**
+ * np_reserve() - reserve a queue pair for a peer
+ * @pctrl: the controller
+ * @p: what to reserve (validated here)
+ * @owner: who will release it
+ * @want_qid: the qid to take, or 0 for the lowest free one
+ *
+ * Return: the reservation, holding one reference for its owner, or an
+ * ERR_PTR: -EINVAL/-EOPNOTSUPP (see np_validate_params(); -EINVAL also for
+ * @want_qid outside the reserved range), -ENODEV (no such namespace, or the
+ * controller is gone), -EAGAIN (the controller is not live: resetting),
+ * -ENOSPC (every reserved qid is held), -EBUSY (@want_qid is held), -EXDEV
+ * (no peer-to-peer path), -ENOMEM, -EIO (the controller failed a command).
+ */
+struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
+				   const struct nvme_peer_params *p,
+				   enum np_owner owner, u16 want_qid)
+{
+	struct nvme_pci_peer_info info;
+	struct nvme_peer_queue *q;
+	struct nvme_ns *ns;
+	int qid, ret;
+	bool notify;
+
+	mutex_lock(&pctrl->lock);
+	spin_lock(&pctrl->state_lock);
+	ret = pctrl->removed ? -ENODEV :
+		!pctrl->live ? -EAGAIN : 0;
+	info = pctrl->info;
+	spin_unlock(&pctrl->state_lock);
+	if (ret)
+		goto out_unlock;
+	ret = np_validate_params(p, info.mqes, info.cmbsz);
+	if (ret)
+		goto out_unlock;
+	ns = nvme_find_get_ns(pctrl->ctrl, p->nsid);
+	if (!ns) {
+		ret = -ENODEV;
+		goto out_unlock;
+	}
+
+	ret = -ENOMEM;
+	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	if (!q)
+		goto out_put_ns;
+	kobject_init(&q->kobj, &np_queue_ktype);
+	q->pctrl = pctrl;
+	kref_get(&pctrl->ref);
+	q->owner = owner;
+	q->params = *p;
+	q->peer = pci_dev_get(p->peer);
+	q->lba_shift = ns->lba_shift;
+	INIT_LIST_HEAD(&q->node);
+
+	spin_lock(&pctrl->state_lock);
+	qid = np_qid_alloc(pctrl->qids, info.first_qid, info.nr_qids,
+			   want_qid);
+	if (qid >= 0) {
+		q->qid = qid;
+		q->gen = pctrl->disable_gen;
+		kobject_get(&q->kobj);	/* the list's reference */
+		list_add_tail(&q->node, &pctrl->queues);
+	}
+	spin_unlock(&pctrl->state_lock);
+	if (qid < 0) {
+		ret = qid;
+		goto out_put_queue;
+	}
+
+	ret = np_mem_alloc(q, &q->sq, p->sq,
+			   PAGE_ALIGN(p->depth * sizeof(struct nvme_command)));
+	if (!ret)
+		ret = np_mem_alloc(q, &q->cq, p->cq,
+				   PAGE_ALIGN(p->depth *
+					      sizeof(struct nvme_completion)));
+	if (!ret)
+		ret = np_mem_alloc(q, &q->data, p->data, p->data_size);
+	if (!ret)
+		ret = np_doorbells_map(q);
+	if (ret)
+		goto out_release;
+
+	spin_lock(&pctrl->state_lock);
+	q->hw_created = true;
+	spin_unlock(&pctrl->state_lock);
+	ret = np_create_hw(q);
+	if (ret)
+		goto out_release;
+
+	spin_lock(&pctrl->state_lock);
+	ret = np_qstate_next(&q->state, NP_EV_CREATED, &notify);
+	spin_unlock(&pctrl->state_lock);
+	if (ret) {
+		ret = -EAGAIN;		/* the controller went down meanwhile */
+		goto out_release;
+	}
+	if (!np_sysfs_queue_add(q))
+		q->sysfs_added = true;
+	mutex_unlock(&pctrl->lock);
+	nvme_put_ns(ns);
+	return q;
+
+out_release:
+	np_revoke_locked(q, NP_EV_RELEASE, NVME_PEER_REASON_RELEASE);
+out_put_queue:
+	kobject_put(&q->kobj);
+out_put_ns:
+	nvme_put_ns(ns);
+out_unlock:
+	mutex_unlock(&pctrl->lock);
+	return ERR_PTR(ret);
+}
+
+static struct nvme_peer_queue *np_find_qid(struct nvme_peer_ctrl *pctrl,
+					   u16 qid)
+{
+	struct nvme_peer_queue *q;
+
+	lockdep_assert_held(&pctrl->lock);
+	list_for_each_entry(q, &pctrl->queues, node)
+		if (q->qid == qid && q->state != NP_Q_RELEASED)
+			return q;
+	return NULL;
+}
+
+/**
+ * np_delete_qid() - an administrator deletes a reservation
+ * @pctrl: the controller
+ * @qid: the reservation's qid
+ * @owner: %NP_OWNER_SYSFS
+ *
+ * A reservation the administrator made is released; one a driver or a
+ * process holds is revoked, and stays until its owner releases it.
+ *
+ * Return: 0, or -ENOENT when no reservation has @qid.
+ */
+int np_delete_qid(struct nvme_peer_ctrl *pctrl, u16 qid, enum np_owner owner)
+{
+	struct nvme_peer_queue *q;
+	bool owned;
+
+	mutex_lock(&pctrl->lock);
+	q = np_find_qid(pctrl, qid);
+	if (!q) {
+		mutex_unlock(&pctrl->lock);
+		return -ENOENT;
+	}
+	owned = q->owner == owner;
+	kobject_get(&q->kobj);
+	np_revoke_locked(q, owned ? NP_EV_RELEASE : NP_EV_REVOKE,
+			 NVME_PEER_REASON_ADMIN);
+	mutex_unlock(&pctrl->lock);
+	if (owned)
+		kobject_put(&q->kobj);	/* the owner's reference */
+	kobject_put(&q->kobj);
+	return 0;
+}
+
+unsigned int np_free_qids(struct nvme_peer_ctrl *pctrl)
+{
+	unsigned int first = pctrl->info.first_qid, nr = pctrl->info.nr_qids;
+	unsigned int held = 0, qid;
+
+	lockdep_assert_held(&pctrl->state_lock);
+	for (qid = first; qid < first + nr; qid++)
+		held += test_bit(qid, pctrl->qids);
+	return nr - held;
+}
+
+void np_queue_snapshot(struct nvme_peer_queue *q, enum np_qstate *state,
+		       enum nvme_peer_reason *reason)
+{
+	spin_lock(&q->pctrl->state_lock);
+	*state = q->state;
+	*reason = q->reason;
+	spin_unlock(&q->pctrl->state_lock);
+}
+
+/* ---- controller events from nvme-pci --------------------------------- */
+
+static void np_ctrl_live(struct nvme_ctrl *ctrl)
+{
+	struct nvme_pci_peer_info info;
+	struct nvme_peer_ctrl *pctrl;
+
+	if (nvme_pci_peer_get_info(ctrl, &info))
+		return;
+	pctrl = np_ctrl_lookup(ctrl);
+	if (pctrl) {
+		spin_lock(&pctrl->state_lock);
+		pctrl->info = info;
+		pctrl->live = true;
+		spin_unlock(&pctrl->state_lock);
+		kref_put(&pctrl->ref, np_ctrl_release);
+		return;
+	}
+
+	if (READ_ONCE(np_unloading))
+		return;
+	pctrl = kzalloc(sizeof(*pctrl), GFP_KERNEL);
+	if (!pctrl)
+		return;
+	pctrl->qids = bitmap_zalloc(NP_QID_BITS, GFP_KERNEL);
+	if (!pctrl->qids)
+		goto out_free_pctrl;
+	kref_init(&pctrl->ref);
+	nvme_get_ctrl(ctrl);
+	pctrl->ctrl = ctrl;
+	pctrl->info = info;
+	pctrl->live = true;
+	pctrl->instance = ctrl->instance;
+	snprintf(pctrl->name, sizeof(pctrl->name), "nvme%d", ctrl->instance);
+	mutex_init(&pctrl->lock);
+	spin_lock_init(&pctrl->state_lock);
+	INIT_LIST_HEAD(&pctrl->queues);
+	INIT_WORK(&pctrl->free_work, np_free_work);
+
+	mutex_lock(&np_ctrls_lock);
+	if (np_unloading ||
+	    xa_insert(&np_ctrls, ctrl->instance, pctrl, GFP_KERNEL)) {
+		mutex_unlock(&np_ctrls_lock);
+		kref_put(&pctrl->ref, np_ctrl_release);
+		return;
+	}
+	mutex_unlock(&np_ctrls_lock);
+	if (np_sysfs_ctrl_add(pctrl))
+		dev_warn(ctrl->device, "nvme-peer: no sysfs directory\n");
+	dev_info(ctrl->device, "nvme-peer: qids %u-%u reserved for peers\n",
+		 info.first_qid, info.first_qid + info.nr_qids - 1);
+	return;
+
+out_free_pctrl:
+	kfree(pctrl);
+}
+
+static enum nvme_peer_reason np_down_reason(struct nvme_ctrl *ctrl)
+{
+	switch (ctrl->state) {
+	case NVME_CTRL_RESETTING:
+	case NVME_CTRL_CONNECTING:
+		return NVME_PEER_REASON_RESET;
+	case NVME_CTRL_DELETING:
+	case NVME_CTRL_DELETING_NOIO:
+	case NVME_CTRL_DEAD:
+		return NVME_PEER_REASON_REMOVED;
+	default:
+		return NVME_PEER_REASON_CTRL_DOWN;
+	}
+}
+
+/*
+ * Revoke every queue that is not revoked yet, calling owners without the
+ * spinlock held.  No pctrl->lock here: this may run from the timeout
+ * handler while a reserve waits for an admin command under it.
+ */
+static void np_revoke_all_nolock(struct nvme_peer_ctrl *pctrl,
+				 enum nvme_peer_reason reason)
+{
+	struct nvme_peer_queue *q;
+	bool notify, found;
+
+	do {
+		found = false;
+		spin_lock(&pctrl->state_lock);
+		pctrl->live = false;
+		list_for_each_entry(q, &pctrl->queues, node) {
+			if (q->state != NP_Q_NEW && q->state != NP_Q_ACTIVE)
+				continue;
+			np_qstate_next(&q->state, NP_EV_REVOKE, &notify);
+			if (!notify)
+				continue;
+			q->reason = reason;
+			kobject_get(&q->kobj);
+			found = true;
+			break;
+		}
+		spin_unlock(&pctrl->state_lock);
+		if (found) {
+			if (q->params.revoke)
+				q->params.revoke(q, reason, q->params.priv);
+			kobject_put(&q->kobj);
+		}
+	} while (found);
+}
+
+static void np_ctrl_down(struct nvme_ctrl *ctrl)
+{
+	struct nvme_peer_ctrl *pctrl = np_ctrl_lookup(ctrl);
+
+	if (!pctrl)
+		return;
+	np_revoke_all_nolock(pctrl, np_down_reason(ctrl));
+	kref_put(&pctrl->ref, np_ctrl_release);
+}
+
+static void np_ctrl_disabled(struct nvme_ctrl *ctrl)
+{
+	struct nvme_peer_ctrl *pctrl = np_ctrl_lookup(ctrl);
+
+	if (!pctrl)
+		return;
+	spin_lock(&pctrl->state_lock);
+	pctrl->live = false;
+	pctrl->disable_gen++;
+	spin_unlock(&pctrl->state_lock);
+	/* frees released queues; the reference goes with the work */
+	if (!queue_work(system_wq, &pctrl->free_work))
+		kref_put(&pctrl->ref, np_ctrl_release);
+}
+
+/*
+ * Forget a controller: nvme-pci is removing it (it is disabled already), or
+ * nvme-peer is unloading (it may be live: its queues are deleted).  Queues
+ * an administrator made go with it; a driver's queue stays revoked, without
+ * memory, until the driver releases it.
+ */
+static void np_ctrl_forget(struct nvme_peer_ctrl *pctrl,
+			   enum nvme_peer_reason reason)
+{
+	struct nvme_peer_queue *q, *next;
+	bool sysfs_owned, gone;
+
+	spin_lock(&pctrl->state_lock);
+	pctrl->removed = true;
+	spin_unlock(&pctrl->state_lock);
+	np_sysfs_ctrl_del(pctrl);	/* waits for sysfs writers */
+
+	mutex_lock(&pctrl->lock);
+	list_for_each_entry_safe(q, next, &pctrl->queues, node) {
+		sysfs_owned = q->owner == NP_OWNER_SYSFS &&
+			      q->state != NP_Q_RELEASED;
+		kobject_get(&q->kobj);
+		np_revoke_locked(q, sysfs_owned ? NP_EV_RELEASE : NP_EV_REVOKE,
+				 reason);
+		if (sysfs_owned)
+			kobject_put(&q->kobj);	/* the owner's reference */
+		kobject_put(&q->kobj);
+	}
+	if (reason == NVME_PEER_REASON_REMOVED) {
+		spin_lock(&pctrl->state_lock);
+		pctrl->disable_gen++;	/* nvme_remove() disabled it */
+		spin_unlock(&pctrl->state_lock);
+	}
+	list_for_each_entry_safe(q, next, &pctrl->queues, node) {
+		spin_lock(&pctrl->state_lock);
+		gone = np_hw_gone(q);
+		spin_unlock(&pctrl->state_lock);
+		if (q->state == NP_Q_RELEASED && gone) {
+			np_queue_destroy(q);
+		} else if (gone) {
+			np_queue_free_mem(q);	/* the owner stopped the peer */
+		} else {
+			/* deletion failed on a live controller: never reuse */
+			dev_err(pctrl->ctrl->device,
+				"nvme-peer: qid %u not deleted, leaking its memory\n",
+				q->qid);
+			spin_lock(&pctrl->state_lock);
+			list_del_init(&q->node);
+			spin_unlock(&pctrl->state_lock);
+			kobject_put(&q->kobj);	/* the list's reference */
+		}
+	}
+	mutex_unlock(&pctrl->lock);
+	flush_work(&pctrl->free_work);
+
+	mutex_lock(&np_ctrls_lock);
+	xa_erase(&np_ctrls, pctrl->instance);
+	mutex_unlock(&np_ctrls_lock);
+	kref_put(&pctrl->ref, np_ctrl_release);	/* np_ctrls' reference */
+}
+
+static void np_ctrl_removed(struct nvme_ctrl *ctrl)
+{
+	struct nvme_peer_ctrl *pctrl = np_ctrl_lookup(ctrl);
+
+	if (!pctrl)
+		return;
+	np_ctrl_forget(pctrl, NVME_PEER_REASON_REMOVED);
+	kref_put(&pctrl->ref, np_ctrl_release);
+}
+
+static void np_notify(struct nvme_ctrl *ctrl, enum nvme_pci_peer_event event)
+{
+	switch (event) {
+	case NVME_PCI_PEER_LIVE:
+		np_ctrl_live(ctrl);
+		break;
+	case NVME_PCI_PEER_DOWN:
+		np_ctrl_down(ctrl);
+		break;
+	case NVME_PCI_PEER_DISABLED:
+		np_ctrl_disabled(ctrl);
+		break;
+	case NVME_PCI_PEER_REMOVED:
+		np_ctrl_removed(ctrl);
+		break;
+	}
+}
+
+static const struct nvme_pci_peer_client np_client = {
+	.notify = np_notify,
+};
+
+/* ---- in-kernel API ------------------------------------------------------ */
+
+/**
+ * nvme_peer_ctrl_get() - find the nvme-peer side of a controller
+ * @ctrl: an nvme-pci controller
+ *
+ * Return: a reference to drop with nvme_peer_ctrl_put(), or NULL when the
+ * controller has no reserved queues (nvme.peer_queues=0, not live yet, or
+ * not an nvme-pci controller).
+ */
+struct nvme_peer_ctrl *nvme_peer_ctrl_get(struct nvme_ctrl *ctrl)
+{
+	return np_ctrl_lookup(ctrl);
+}
+EXPORT_SYMBOL_GPL(nvme_peer_ctrl_get);
+
+/**
+ * nvme_peer_ctrl_get_by_name() - find a controller by name ("nvme0")
+ * @name: the controller's character device name
+ *
+ * Return: a reference to drop with nvme_peer_ctrl_put(), or NULL.
+ */
+struct nvme_peer_ctrl *nvme_peer_ctrl_get_by_name(const char *name)
+{
+	struct nvme_peer_ctrl *pctrl, *found = NULL;
+	unsigned long i;
+
+	rcu_read_lock();
+	xa_for_each(&np_ctrls, i, pctrl) {
+		if (sysfs_streq(pctrl->name, name) &&
+		    kref_get_unless_zero(&pctrl->ref)) {
+			found = pctrl;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+EXPORT_SYMBOL_GPL(nvme_peer_ctrl_get_by_name);
+
+/**
+ * nvme_peer_ctrl_get_by_bdev() - find the controller of a namespace
+ * @bdev: a block device of an nvme-pci namespace (or a partition of one)
+ *
+ * Return: a reference to drop with nvme_peer_ctrl_put(), or NULL.
+ */
+struct nvme_peer_ctrl *nvme_peer_ctrl_get_by_bdev(struct block_device *bdev)
+{
+	struct nvme_peer_ctrl *pctrl;
+	struct nvme_ns *ns;
+	unsigned long i;
+	bool match;
+
+	mutex_lock(&np_ctrls_lock);
+	xa_for_each(&np_ctrls, i, pctrl) {
+		match = false;
+		down_read(&pctrl->ctrl->namespaces_rwsem);
+		list_for_each_entry(ns, &pctrl->ctrl->namespaces, list)
+			match |= ns->disk == bdev->bd_disk;
+		up_read(&pctrl->ctrl->namespaces_rwsem);
+		if (match && kref_get_unless_zero(&pctrl->ref)) {
+			mutex_unlock(&np_ctrls_lock);
+			return pctrl;
+		}
+	}
+	mutex_unlock(&np_ctrls_lock);
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(nvme_peer_ctrl_get_by_bdev);
+
+/**
+ * nvme_peer_ctrl_put() - drop a controller reference
+ * @pctrl: from one of the nvme_peer_ctrl_get*() functions
+ */
+void nvme_peer_ctrl_put(struct nvme_peer_ctrl *pctrl)
+{
+	kref_put(&pctrl->ref, np_ctrl_release);
+}
+EXPORT_SYMBOL_GPL(nvme_peer_ctrl_put);
+
+/**
+ * nvme_peer_reserve() - reserve an I/O queue pair for a peer device
+ * @pctrl: the controller
+ * @p: the parameters; @p->revoke runs once when the reservation is revoked
+ *
+ * Allocates the SQ, the CQ (interrupts off: the peer polls) and the data
+ * buffer where @p places them, maps them for the controller and @p->peer,
+ * and creates the queues on the controller.
+ *
+ * Context: process context; sleeps.
+ * Return: the reservation (release it with nvme_peer_release()) or an
+ * ERR_PTR: -EINVAL for bad parameters, -EOPNOTSUPP for a placement the
+ * controller does not support, -ENODEV for a namespace that does not exist
+ * or a controller being removed, -EAGAIN while the controller resets,
+ * -ENOSPC when every reserved qid is held, -EXDEV when the topology cannot
+ * do peer-to-peer, -ENOMEM, -EIO when the controller failed a command.
+ */
+struct nvme_peer_queue *nvme_peer_reserve(struct nvme_peer_ctrl *pctrl,
+					  const struct nvme_peer_params *p)
+{
+	return np_reserve(pctrl, p, NP_OWNER_KERNEL, 0);
+}
+EXPORT_SYMBOL_GPL(nvme_peer_reserve);
+
+/**
+ * nvme_peer_query() - the addresses of a reservation
+ * @q: the reservation
+ * @addrs: filled in
+ *
+ * Context: any context that may take a spinlock.
+ * Return: 0 while the reservation is active, -ENXIO once it was revoked
+ * (@addrs still describes it; after %NVME_PEER_REASON_REMOVED the memory is
+ * gone and the addresses are 0).
+ */
+int nvme_peer_query(struct nvme_peer_queue *q, struct nvme_peer_addrs *addrs)
+{
+	const struct nvme_pci_peer_info *info = &q->pctrl->info;
+	enum nvme_peer_reason reason;
+	enum np_qstate state;
+
+	np_queue_snapshot(q, &state, &reason);
+	memset(addrs, 0, sizeof(*addrs));
+	addrs->qid = q->qid;
+	addrs->nsid = q->params.nsid;
+	addrs->depth = q->params.depth;
+	addrs->lba_shift = q->lba_shift;
+	if (q->sq.vaddr) {
+		addrs->sq_dma = q->sq.peer_dma;
+		addrs->cq_dma = q->cq.peer_dma;
+		addrs->data_dma = q->data.peer_dma;
+		addrs->data_ctrl_dma = q->data.ctrl_dma;
+		addrs->data_size = q->data.size;
+		addrs->sq_db_dma = q->sq_db_dma;
+		addrs->cq_db_dma = q->cq_db_dma;
+		addrs->sq = q->sq.vaddr;
+		addrs->cq = q->cq.vaddr;
+		addrs->data = q->data.vaddr;
+		addrs->sq_db = info->dbs + 2 * q->qid * info->db_stride;
+		addrs->cq_db = addrs->sq_db + info->db_stride;
+	}
+	return state == NP_Q_ACTIVE ? 0 : -ENXIO;
+}
+EXPORT_SYMBOL_GPL(nvme_peer_query);
+
+/**
+ * nvme_peer_revoked() - whether, and why, a reservation was revoked
+ * @q: the reservation
+ *
+ * Return: %NVME_PEER_REASON_NONE while it is active, else the reason.
+ */
+enum nvme_peer_reason nvme_peer_revoked(struct nvme_peer_queue *q)
+{
+	enum nvme_peer_reason reason;
+	enum np_qstate state;
+
+	np_queue_snapshot(q, &state, &reason);
+	return reason;
+}
+EXPORT_SYMBOL_GPL(nvme_peer_revoked);
+
+/**
+ * nvme_peer_release() - give a reservation back
+ * @q: from nvme_peer_reserve()
+ *
+ * Revokes it (reason %NVME_PEER_REASON_RELEASE, the callback runs if it did
+ * not yet), deletes its queues on the controller and frees its memory once
+ * the controller can no longer reach it.  The caller guarantees the peer no
+ * longer touches the queues.
+ *
+ * Context: process context; sleeps.
+ */
+void nvme_peer_release(struct nvme_peer_queue *q)
+{
+	struct nvme_peer_ctrl *pctrl = q->pctrl;
+
+	mutex_lock(&pctrl->lock);
+	np_revoke_locked(q, NP_EV_RELEASE, NVME_PEER_REASON_RELEASE);
+	mutex_unlock(&pctrl->lock);
+	kobject_put(&q->kobj);
+}
+EXPORT_SYMBOL_GPL(nvme_peer_release);
+
+/* Called by the queue's kobject release: the last reference is gone. */
+void np_queue_free(struct nvme_peer_queue *q)
+{
+	pci_dev_put(q->peer);
+	kref_put(&q->pctrl->ref, np_ctrl_release);
+	kfree(q);
+}
+
+static int __init nvme_peer_init(void)
+{
+	int ret = nvme_pci_peer_register(&np_client);
+
+	if (ret == -ENODEV)
+		pr_err("nvme.peer_queues is 0: no queue to hand out\n");
+	return ret;
+}
+
+static void __exit nvme_peer_exit(void)
+{
+	struct nvme_peer_ctrl *pctrl;
+	unsigned long i;
+
+	mutex_lock(&np_ctrls_lock);
+	np_unloading = true;
+	mutex_unlock(&np_ctrls_lock);
+	/*
+	 * Forget every controller while the hooks still report resets, so a
+	 * queue whose deletion fails is freed when its controller is disabled.
+	 */
+	for (;;) {
+		mutex_lock(&np_ctrls_lock);
+		pctrl = xa_find(&np_ctrls, &i, ULONG_MAX, XA_PRESENT);
+		if (pctrl)
+			kref_get(&pctrl->ref);
+		mutex_unlock(&np_ctrls_lock);
+		if (!pctrl)
+			break;
+		np_ctrl_forget(pctrl, NVME_PEER_REASON_UNLOAD);
+		kref_put(&pctrl->ref, np_ctrl_release);
+	}
+	nvme_pci_peer_unregister(&np_client);
+	rcu_barrier();
+}
+
+module_init(nvme_peer_init);
+module_exit(nvme_peer_exit);
+
+MODULE_DESCRIPTION("NVMe I/O queue pairs for peer devices");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(NVME_TARGET_PASSTHRU);

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for nvme-peer's pure logic: the reservation state machine,
+ * parameter validation, the sysfs request parser and the qid allocator.
+ */
+#include <kunit/test.h>
+#include <linux/bitmap.h>
+#include <linux/nvme.h>
+#include <linux/slab.h>
+
+#include "nvme-peer.h"
+
+/* ---- state machine -------------------------------------------------------- */
+
+struct np_trans_case {
+	const char *name;
+	enum np_qstate from;
+	enum np_qevent ev;
+	int ret;
+	enum np_qstate to;
+	bool notify;
+};
+
+static const struct np_trans_case np_trans_cases[] = {
+	{ "new+created", NP_Q_NEW, NP_EV_CREATED, 0, NP_Q_ACTIVE, false },
+	{ "new+revoke", NP_Q_NEW, NP_EV_REVOKE, 0, NP_Q_REVOKED, false },
+	{ "new+release", NP_Q_NEW, NP_EV_RELEASE, 0, NP_Q_RELEASED, false },
+	{ "active+created", NP_Q_ACTIVE, NP_EV_CREATED, -EINVAL, NP_Q_ACTIVE, false },
+	{ "active+revoke", NP_Q_ACTIVE, NP_EV_REVOKE, 0, NP_Q_REVOKED, true },
+	{ "active+release", NP_Q_ACTIVE, NP_EV_RELEASE, 0, NP_Q_RELEASED, true },
+	{ "revoked+created", NP_Q_REVOKED, NP_EV_CREATED, -ESTALE, NP_Q_REVOKED, false },
+	{ "revoked+revoke", NP_Q_REVOKED, NP_EV_REVOKE, -EALREADY, NP_Q_REVOKED, false },
+	{ "revoked+release", NP_Q_REVOKED, NP_EV_RELEASE, 0, NP_Q_RELEASED, false },
+	{ "released+created", NP_Q_RELEASED, NP_EV_CREATED, -EINVAL, NP_Q_RELEASED, false },
+	{ "released+revoke", NP_Q_RELEASED, NP_EV_REVOKE, -EINVAL, NP_Q_RELEASED, false },
+	{ "released+release", NP_Q_RELEASED, NP_EV_RELEASE, -EINVAL, NP_Q_RELEASED, false },
+};
+
+static void np_trans_desc(const struct np_trans_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(np_trans, np_trans_cases, np_trans_desc);
+
+static void np_test_transition(struct kunit *test)
+{
+	const struct np_trans_case *c = test->param_value;
+	enum np_qstate s = c->from;
+	bool notify = !c->notify;
+
+	KUNIT_EXPECT_EQ(test, np_qstate_next(&s, c->ev, &notify), c->ret);
+	KUNIT_EXPECT_EQ(test, s, c->to);
+	KUNIT_EXPECT_EQ(test, notify, c->notify);
+}
+
+/* Whatever mix of revocations and a release hits a live queue: one notify. */
+static void np_test_notify_once(struct kunit *test)
+{
+	static const enum np_qevent seqs[][4] = {
+		{ NP_EV_REVOKE, NP_EV_REVOKE, NP_EV_RELEASE, NP_EV_REVOKE },
+		{ NP_EV_RELEASE, NP_EV_REVOKE, NP_EV_RELEASE, NP_EV_REVOKE },
+		{ NP_EV_REVOKE, NP_EV_RELEASE, NP_EV_RELEASE, NP_EV_CREATED },
+		{ NP_EV_CREATED, NP_EV_REVOKE, NP_EV_REVOKE, NP_EV_RELEASE },
+	};
+	int i, j, notifies;
+
+	for (i = 0; i < ARRAY_SIZE(seqs); i++) {
+		enum np_qstate s = NP_Q_ACTIVE;
+		bool notify;
+
+		notifies = 0;
+		for (j = 0; j < ARRAY_SIZE(seqs[i]); j++) {
+			np_qstate_next(&s, seqs[i][j], &notify);
+			notifies += notify;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, notifies, 1, "sequence %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, s, NP_Q_RELEASED, "sequence %d", i);
+	}
+}
+
+/* A queue revoked while being created is never announced, and fails. */
+static void np_test_revoke_during_create(struct kunit *test)
+{
+	enum np_qstate s = NP_Q_NEW;
+	bool notify;
+
+	KUNIT_EXPECT_EQ(test, np_qstate_next(&s, NP_EV_REVOKE, &notify), 0);
+	KUNIT_EXPECT_FALSE(test, notify);
+	KUNIT_EXPECT_EQ(test, np_qstate_next(&s, NP_EV_CREATED, &notify),
+			-ESTALE);
+	KUNIT_EXPECT_EQ(test, np_qstate_next(&s, NP_EV_RELEASE, &notify), 0);
+	KUNIT_EXPECT_FALSE(test, notify);
+	KUNIT_EXPECT_EQ(test, s, NP_Q_RELEASED);
+}
+
+static void np_test_names(struct kunit *test)
+{
+	KUNIT_EXPECT_STREQ(test, np_qstate_name(NP_Q_REVOKED), "revoked");
+	KUNIT_EXPECT_STREQ(test, np_qstate_name(42), "?");
+	KUNIT_EXPECT_STREQ(test, np_reason_name(NVME_PEER_REASON_RESET), "reset");
+	KUNIT_EXPECT_STREQ(test, np_reason_name(NVME_PEER_REASON_UNLOAD), "unload");
+	KUNIT_EXPECT_STREQ(test, np_reason_name(99), "?");
+	KUNIT_EXPECT_STREQ(test, np_placement_name(NVME_PEER_MEM_CMB), "cmb");
+}
+
+/* ---- parameter validation ------------------------------------------------- */
+
+#define NP_CMB_ALL (NVME_CMBSZ_SQS | NVME_CMBSZ_CQS | NVME_CMBSZ_RDS | \
+		    NVME_CMBSZ_WDS)
+#define NP_CMB_QEMU (NVME_CMBSZ_SQS | NVME_CMBSZ_LISTS | NVME_CMBSZ_RDS | \
+		     NVME_CMBSZ_WDS)
+/* a stand-in peer, never dereferenced */
+static char np_some_peer;
+#define NP_SOME_PEER ((struct pci_dev *)&np_some_peer)
+
+struct np_validate_case {
+	const char *name;
+	struct nvme_peer_params p;
+	u32 cmbsz;
+	int ret;
+};
+
+#define NP_P(...) { .nsid = 1, .depth = 64, .sq = NVME_PEER_MEM_HOST, \
+		    .cq = NVME_PEER_MEM_HOST, __VA_ARGS__ }
+
+static const struct np_validate_case np_validate_cases[] = {
+	{ "default", NP_P(), 0, 0 },
+	{ "nsid 0", NP_P(.nsid = 0), 0, -EINVAL },
+	{ "nsid broadcast", NP_P(.nsid = 0xffffffff), 0, -EINVAL },
+	{ "nsid big", NP_P(.nsid = 0xfffffffe), 0, 0 },
+	{ "depth 0", NP_P(.depth = 0), 0, -EINVAL },
+	{ "depth 1", NP_P(.depth = 1), 0, -EINVAL },
+	{ "depth 2", NP_P(.depth = 2), 0, 0 },
+	{ "depth 48", NP_P(.depth = 48), 0, -EINVAL },
+	{ "depth mqes", NP_P(.depth = 2048), 0, 0 },
+	{ "depth 2*mqes", NP_P(.depth = 4096), 0, -EINVAL },
+	{ "sq none", NP_P(.sq = NVME_PEER_MEM_NONE), 0, -EINVAL },
+	{ "cq none", NP_P(.cq = NVME_PEER_MEM_NONE), 0, -EINVAL },
+	{ "placement bogus", NP_P(.sq = 7), NP_CMB_ALL, -EINVAL },
+	{ "sq cmb", NP_P(.sq = NVME_PEER_MEM_CMB), NP_CMB_QEMU, 0 },
+	{ "sq cmb, no cmb", NP_P(.sq = NVME_PEER_MEM_CMB), 0, -EOPNOTSUPP },
+	{ "cq cmb, no CQS", NP_P(.cq = NVME_PEER_MEM_CMB), NP_CMB_QEMU, -EOPNOTSUPP },
+	{ "cq cmb, CQS", NP_P(.cq = NVME_PEER_MEM_CMB), NP_CMB_ALL, 0 },
+	{ "data cmb", NP_P(.data = NVME_PEER_MEM_CMB, .data_size = 4096),
+	  NP_CMB_QEMU, 0 },
+	{ "data cmb, no WDS", NP_P(.data = NVME_PEER_MEM_CMB, .data_size = 4096),
+	  NVME_CMBSZ_SQS | NVME_CMBSZ_RDS, -EOPNOTSUPP },
+	{ "data host", NP_P(.data = NVME_PEER_MEM_HOST, .data_size = 8192), 0, 0 },
+	{ "data without size", NP_P(.data = NVME_PEER_MEM_HOST), 0, -EINVAL },
+	{ "size without data", NP_P(.data_size = 4096), 0, -EINVAL },
+	{ "data unaligned", NP_P(.data = NVME_PEER_MEM_HOST, .data_size = 4095),
+	  0, -EINVAL },
+	{ "data 64M", NP_P(.data = NVME_PEER_MEM_HOST, .data_size = 64 << 20),
+	  0, 0 },
+	{ "data too big", NP_P(.data = NVME_PEER_MEM_HOST,
+			       .data_size = (64 << 20) + 4096), 0, -EINVAL },
+	{ "peer without peer", NP_P(.sq = NVME_PEER_MEM_PEER), 0, -EINVAL },
+	{ "peer placement", NP_P(.sq = NVME_PEER_MEM_PEER, .peer = NP_SOME_PEER),
+	  0, 0 },
+};
+
+static void np_validate_desc(const struct np_validate_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(np_validate, np_validate_cases, np_validate_desc);
+
+static void np_test_validate(struct kunit *test)
+{
+	const struct np_validate_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, np_validate_params(&c->p, 2048, c->cmbsz), c->ret);
+}
+
+/* ---- the sysfs "create" parser ---------------------------------------------- */
+
+static int np_parse(struct kunit *test, const char *in,
+		    struct nvme_peer_params *p, u16 *qid, char *peer)
+{
+	char *buf = kunit_kzalloc(test, strlen(in) + 1, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	strcpy(buf, in);
+	return np_parse_create(buf, p, qid, peer, 32);
+}
+
+static void np_test_parse_good(struct kunit *test)
+{
+	struct nvme_peer_params p;
+	char peer[32];
+	u16 qid;
+
+	KUNIT_ASSERT_EQ(test, np_parse(test,
+		"nsid=1 depth=0x40 sq=cmb cq=host data=peer data_size=8192 peer=0000:03:00.0 qid=9\n",
+		&p, &qid, peer), 0);
+	KUNIT_EXPECT_EQ(test, p.nsid, 1U);
+	KUNIT_EXPECT_EQ(test, p.depth, 64U);
+	KUNIT_EXPECT_EQ(test, p.sq, NVME_PEER_MEM_CMB);
+	KUNIT_EXPECT_EQ(test, p.cq, NVME_PEER_MEM_HOST);
+	KUNIT_EXPECT_EQ(test, p.data, NVME_PEER_MEM_PEER);
+	KUNIT_EXPECT_EQ(test, p.data_size, (size_t)8192);
+	KUNIT_EXPECT_STREQ(test, peer, "0000:03:00.0");
+	KUNIT_EXPECT_EQ(test, qid, 9);
+
+	KUNIT_ASSERT_EQ(test, np_parse(test, "  nsid=2\tdepth=2  ", &p, &qid,
+				       peer), 0);
+	KUNIT_EXPECT_EQ(test, p.nsid, 2U);
+	KUNIT_EXPECT_EQ(test, p.sq, NVME_PEER_MEM_HOST);
+	KUNIT_EXPECT_EQ(test, p.data, NVME_PEER_MEM_NONE);
+	KUNIT_EXPECT_STREQ(test, peer, "");
+	KUNIT_EXPECT_EQ(test, qid, 0);
+}
+
+static void np_test_parse_bad(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"nsid=1 bogus=2",		/* unknown key */
+		"nsid=1 nsid=2",		/* repeated key */
+		"nsid",				/* no value */
+		"nsid=",			/* empty value */
+		"nsid=one",			/* not a number */
+		"nsid=0x100000000",		/* too big */
+		"depth=-1",
+		"sq=gpu",			/* unknown placement */
+		"data_size=0x4000001",		/* over 64 MiB */
+		"qid=0",
+		"qid=65536",
+		"peer=0123456789012345678901234567890123456789",
+	};
+	struct nvme_peer_params p;
+	char peer[32];
+	u16 qid;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, np_parse(test, bad[i], &p, &qid, peer),
+				    -EINVAL, "input '%s'", bad[i]);
+}
+
+/* ---- qid allocator ---------------------------------------------------------- */
+
+static void np_test_qid_alloc(struct kunit *test)
+{
+	unsigned long *map = bitmap_zalloc(NP_QID_BITS, GFP_KERNEL);
+	int i, qid;
+
+	KUNIT_ASSERT_NOT_NULL(test, map);
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_EQ(test, np_qid_alloc(map, 3, 8, 0), 3 + i);
+	KUNIT_EXPECT_EQ(test, np_qid_alloc(map, 3, 8, 0), -ENOSPC);
+	np_qid_free(map, 6);
+	KUNIT_EXPECT_EQ(test, np_qid_alloc(map, 3, 8, 0), 6);
+	KUNIT_EXPECT_EQ(test, np_qid_alloc(map, 3, 8, 6), -EBUSY);
+	KUNIT_EXPECT_EQ(test, np_qid_alloc(map, 3, 8, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, np_qid_alloc(map, 3, 8, 11), -EINVAL);
+	np_qid_free(map, 10);
+	KUNIT_EXPECT_EQ(test, np_qid_alloc(map, 3, 8, 10), 10);
+	/* nothing outside the range was touched */
+	KUNIT_EXPECT_EQ(test, bitmap_weight(map, NP_QID_BITS), 8U);
+	KUNIT_EXPECT_EQ(test, np_qid_alloc(map, 3, 0, 0), -ENOSPC);
+
+	/* the last qid of the bitmap, and a range running past it */
+	qid = np_qid_alloc(map, NP_QID_BITS - 1, 1, 0);
+	KUNIT_EXPECT_EQ(test, qid, NP_QID_BITS - 1);
+	KUNIT_EXPECT_EQ(test, np_qid_alloc(map, NP_QID_BITS - 1, 2, 0), -ENOSPC);
+
+	/* many reserve/release cycles leak nothing */
+	for (i = 0; i < 10000; i++) {
+		qid = np_qid_alloc(map, 100, 16, 0);
+		KUNIT_ASSERT_EQ(test, qid, 100);
+		np_qid_free(map, qid);
+	}
+	KUNIT_EXPECT_EQ(test, bitmap_weight(map, NP_QID_BITS), 9U);
+	bitmap_free(map);
+}
+
+static struct kunit_case nvme_peer_cases[] = {
+	KUNIT_CASE_PARAM(np_test_transition, np_trans_gen_params),
+	KUNIT_CASE(np_test_notify_once),
+	KUNIT_CASE(np_test_revoke_during_create),
+	KUNIT_CASE(np_test_names),
+	KUNIT_CASE_PARAM(np_test_validate, np_validate_gen_params),
+	KUNIT_CASE(np_test_parse_good),
+	KUNIT_CASE(np_test_parse_bad),
+	KUNIT_CASE(np_test_qid_alloc),
+	{}
+};
+
+static struct kunit_suite nvme_peer_suite = {
+	.name = "nvme-peer",
+	.test_cases = nvme_peer_cases,
+};
+kunit_test_suite(nvme_peer_suite);
+
+MODULE_DESCRIPTION("KUnit tests for nvme-peer");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(NVME_PEER_KUNIT);

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvme-peer: the pure logic (state machine, parameter checks, qid
+ * allocation), kept free of controller access so KUnit can test all of it.
+ */
+#include <linux/bitmap.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/nvme.h>
+#include <linux/string.h>
+
+#include "nvme-peer.h"
+
+/**
+ * np_qstate_next() - apply an event to a reservation's state
+ * @state: the state, updated on success
+ * @ev: what happened
+ * @notify: set when the owner's revoke callback must run now
+ *
+ * A reservation is revoked at most once: the first %NP_EV_REVOKE or
+ * %NP_EV_RELEASE of a handed-out (active) reservation asks for the
+ * callback, later ones do not.  A reservation that was never handed out
+ * (still %NP_Q_NEW) never asks for it.
+ *
+ * Return: 0; -EALREADY for a second revocation (state unchanged); -ESTALE
+ * when creation completes on a reservation revoked meanwhile; -EINVAL for
+ * an event that cannot happen in @state.
+ */
+int np_qstate_next(enum np_qstate *state,
+				       enum np_qevent ev, bool *notify)
+{
+	*notify = false;
+	switch (*state) {
+	case NP_Q_NEW:
+		if (ev == NP_EV_CREATED)
+			*state = NP_Q_ACTIVE;
+		else if (ev == NP_EV_REVOKE)
+			*state = NP_Q_REVOKED;
+		else
+			*state = NP_Q_RELEASED;
+		return 0;
+	case NP_Q_ACTIVE:
+		if (ev == NP_EV_CREATED)
+			return -EINVAL;
+		*notify = true;
+		*state = ev == NP_EV_REVOKE ? NP_Q_REVOKED : NP_Q_RELEASED;
+		return 0;
+	case NP_Q_REVOKED:
+		if (ev == NP_EV_CREATED)
+			return -ESTALE;
+		if (ev == NP_EV_REVOKE)
+			return -EALREADY;
+		*state = NP_Q_RELEASED;
+		return 0;
+	case NP_Q_RELEASED:
+	default:
+		return -EINVAL;
+	}
+}
+NP_EXPORT_IF_KUNIT(np_qstate_next);
+
+const char *np_qstate_name(enum np_qstate state)
+{
+	static const char * const names[] = {
+		[NP_Q_NEW] = "creating",
+		[NP_Q_ACTIVE] = "active",
+		[NP_Q_REVOKED] = "revoked",
+		[NP_Q_RELEASED] = "released",
+	};
+
+	return state < ARRAY_SIZE(names) ? names[state] : "?";
+}
+NP_EXPORT_IF_KUNIT(np_qstate_name);
+
+const char *np_reason_name(enum nvme_peer_reason reason)
+{
+	static const char * const names[] = {
+		[NVME_PEER_REASON_NONE] = "none",
+		[NVME_PEER_REASON_RELEASE] = "release",
+		[NVME_PEER_REASON_ADMIN] = "admin",
+		[NVME_PEER_REASON_RESET] = "reset",
+		[NVME_PEER_REASON_CTRL_DOWN] = "ctrl-down",
+		[NVME_PEER_REASON_REMOVED] = "removed",
+		[NVME_PEER_REASON_UNLOAD] = "unload",
+	};
+
+	return reason < ARRAY_SIZE(names) ? names[reason] : "?";
+}
+NP_EXPORT_IF_KUNIT(np_reason_name);
+
+static const char * const np_placements[] = {
+	[NVME_PEER_MEM_NONE] = "none",
+	[NVME_PEER_MEM_HOST] = "host",
+	[NVME_PEER_MEM_CMB] = "cmb",
+	[NVME_PEER_MEM_PEER] = "peer",
+};
+
+const char *np_placement_name(enum nvme_peer_placement where)
+{
+	return where < ARRAY_SIZE(np_placements) ? np_placements[where] : "?";
+}
+NP_EXPORT_IF_KUNIT(np_placement_name);
+
+/**
+ * np_parse_placement() - parse "none", "host", "cmb" or "peer"
+ * @s: the word
+ * @where: the placement, set on success
+ *
+ * Return: 0 or -EINVAL.
+ */
+int np_parse_placement(const char *s,
+					   enum nvme_peer_placement *where)
+{
+	int i = match_string(np_placements, ARRAY_SIZE(np_placements), s);
+
+	if (i < 0)
+		return -EINVAL;
+	*where = i;
+	return 0;
+}
+NP_EXPORT_IF_KUNIT(np_parse_placement);
+
+/**
+ * np_validate_params() - check reservation parameters against a controller
+ * @p: the parameters
+ * @mqes: largest queue depth (CAP.MQES + 1)
+ * @cmbsz: the CMBSZ register, 0 without a CMB
+ *
+ * The namespace and the peer's reachability are checked later, against the
+ * live controller.
+ *
+ * Return: 0; -EINVAL for a malformed request (nsid 0 or broadcast, depth not
+ * a power of two in 2..@mqes, SQ/CQ placement none, data size not a page
+ * multiple up to 64 MiB or given without a data placement, peer placement
+ * without a peer); -EOPNOTSUPP when the controller cannot do it (CMB
+ * placement without a CMB or without the CMBSZ support bit for that use).
+ */
+int np_validate_params(const struct nvme_peer_params *p,
+					   u32 mqes, u32 cmbsz)
+{
+	const enum nvme_peer_placement all[] = { p->sq, p->cq, p->data };
+	int i;
+
+	if (!p->nsid || p->nsid == NVME_NSID_ALL)
+		return -EINVAL;
+	if (p->depth < 2 || p->depth > mqes || !is_power_of_2(p->depth))
+		return -EINVAL;
+	if (p->sq == NVME_PEER_MEM_NONE || p->cq == NVME_PEER_MEM_NONE)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(all); i++) {
+		if (all[i] > NVME_PEER_MEM_PEER)
+			return -EINVAL;
+		if (all[i] == NVME_PEER_MEM_PEER && !p->peer)
+			return -EINVAL;
+	}
+	if ((p->data == NVME_PEER_MEM_NONE) != !p->data_size)
+		return -EINVAL;
+	if (p->data_size > NP_MAX_DATA_SIZE || !PAGE_ALIGNED(p->data_size))
+		return -EINVAL;
+
+	if (p->sq == NVME_PEER_MEM_CMB && !(cmbsz & NVME_CMBSZ_SQS))
+		return -EOPNOTSUPP;
+	if (p->cq == NVME_PEER_MEM_CMB && !(cmbsz & NVME_CMBSZ_CQS))
+		return -EOPNOTSUPP;
+	if (p->data == NVME_PEER_MEM_CMB &&
+	    (cmbsz & (NVME_CMBSZ_WDS | NVME_CMBSZ_RDS)) !=
+	    (NVME_CMBSZ_WDS | NVME_CMBSZ_RDS))
+		return -EOPNOTSUPP;
+	return 0;
+}
+NP_EXPORT_IF_KUNIT(np_validate_params);
+
+/**
+ * np_parse_create() - parse a sysfs "create" request
+ * @buf: "key=value" words separated by blanks; modified
+ * @p: filled in; keys not given keep their defaults (sq, cq host)
+ * @qid: receives the qid asked for, 0 for any
+ * @peer: receives the peer's PCI name, "" if none
+ * @peer_len: size of @peer
+ *
+ * Keys: nsid, depth, sq, cq, data, data_size, peer, qid.  Numbers take the usual
+ * C prefixes (0x, 0).
+ *
+ * Return: 0, or -EINVAL for an unknown or repeated key, a missing value or
+ * a value that does not parse.
+ */
+int np_parse_create(char *buf, struct nvme_peer_params *p, u16 *qid,
+		    char *peer, size_t peer_len)
+{
+	static const char * const keys[] = {
+		"nsid", "depth", "sq", "cq", "data", "data_size", "peer", "qid",
+	};
+	unsigned long seen = 0;
+	char *word, *val;
+	u64 num;
+	int k;
+
+	memset(p, 0, sizeof(*p));
+	p->sq = NVME_PEER_MEM_HOST;
+	p->cq = NVME_PEER_MEM_HOST;
+	peer[0] = '\0';
+	*qid = 0;
+
+	while ((word = strsep(&buf, " \t\n")) != NULL) {
+		if (!*word)
+			continue;
+		val = strchr(word, '=');
+		if (!val || !val[1])
+			return -EINVAL;
+		*val++ = '\0';
+		k = match_string(keys, ARRAY_SIZE(keys), word);
+		if (k < 0 || (seen & BIT(k)))
+			return -EINVAL;
+		seen |= BIT(k);
+		switch (k) {
+		case 0:
+		case 1:
+			if (kstrtou64(val, 0, &num) || num > U32_MAX)
+				return -EINVAL;
+			if (k == 0)
+				p->nsid = num;
+			else
+				p->depth = num;
+			break;
+		case 2:
+			if (np_parse_placement(val, &p->sq))
+				return -EINVAL;
+			break;
+		case 3:
+			if (np_parse_placement(val, &p->cq))
+				return -EINVAL;
+			break;
+		case 4:
+			if (np_parse_placement(val, &p->data))
+				return -EINVAL;
+			break;
+		case 5:
+			if (kstrtou64(val, 0, &num) || num > NP_MAX_DATA_SIZE)
+				return -EINVAL;
+			p->data_size = num;
+			break;
+		case 6:
+			if (strscpy(peer, val, peer_len) < 0)
+				return -EINVAL;
+			break;
+		case 7:
+			if (kstrtou16(val, 0, qid) || !*qid)
+				return -EINVAL;
+			break;
+		}
+	}
+	return 0;
+}
+NP_EXPORT_IF_KUNIT(np_parse_create);
+
+/**
+ * np_qid_alloc() - take a free qid in a range
+ * @map: held qids, indexed by qid
+ * @first: first qid of the range
+ * @nr: number of qids in the range
+ * @want: the qid wanted, or 0 for the lowest free one
+ *
+ * Return: the qid; -ENOSPC when all are held; -EINVAL when @want is outside
+ * the range; -EBUSY when @want is held.
+ */
+int np_qid_alloc(unsigned long *map, unsigned int first, unsigned int nr,
+		 unsigned int want)
+{
+	unsigned long end = (unsigned long)first + nr, qid;
+
+	if (end > NP_QID_BITS)
+		return -ENOSPC;
+	if (want) {
+		if (want < first || want >= end)
+			return -EINVAL;
+		if (__test_and_set_bit(want, map))
+			return -EBUSY;
+		return want;
+	}
+	qid = find_next_zero_bit(map, end, first);
+	if (qid >= end)
+		return -ENOSPC;
+	__set_bit(qid, map);
+	return qid;
+}
+NP_EXPORT_IF_KUNIT(np_qid_alloc);
+
+/**
+ * np_qid_free() - give a qid back
+ * @map: held qids
+ * @qid: a qid np_qid_alloc() returned
+ */
+void np_qid_free(unsigned long *map, unsigned int qid)
+{
+	WARN_ON_ONCE(!__test_and_clear_bit(qid, map));
+}
+NP_EXPORT_IF_KUNIT(np_qid_free);

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvme-peer: placement of queues and data buffers, and the addresses the
+ * controller and the peer use to reach them.
+ *
+ * Every placement ends up as one physically contiguous range with struct
+ * pages (host pages, or ZONE_DEVICE pages of a P2PDMA provider), mapped
+ * with dma_map_sgtable() once for the controller and once for the peer:
+ * the DMA layer then picks the PCI bus address where the two devices share
+ * a switch, or an IOMMU mapping through the host bridge.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/gfp.h>
+#include <linux/iommu.h>
+#include <linux/mm.h>
+#include <linux/nvme.h>
+#include <linux/pci.h>
+#include <linux/pci-p2pdma.h>
+
+#include "nvme-peer.h"
+
+static struct device *np_ctrl_dev(struct nvme_peer_queue *q)
+{
+	return &q->pctrl->info.pdev->dev;
+}
+
+static int np_mem_map(struct device *dev, struct np_mem *m,
+		      struct sg_table *sgt, dma_addr_t *dma)
+{
+	int ret;
+
+	ret = sg_alloc_table(sgt, 1, GFP_KERNEL);
+	if (ret)
+		return ret;
+	sg_set_page(sgt->sgl, virt_to_page(m->vaddr), m->size, 0);
+	ret = dma_map_sgtable(dev, sgt, DMA_BIDIRECTIONAL, 0);
+	if (ret) {
+		sg_free_table(sgt);
+		return ret == -EREMOTEIO ? -EXDEV : ret;
+	}
+	if (sgt->nents != 1) {
+		dma_unmap_sgtable(dev, sgt, DMA_BIDIRECTIONAL, 0);
+		sg_free_table(sgt);
+		return -EXDEV;
+	}
+	*dma = sg_dma_address(sgt->sgl);
+	return 0;
+}
+
+static void np_mem_unmap(struct device *dev, struct sg_table *sgt)
+{
+	dma_unmap_sgtable(dev, sgt, DMA_BIDIRECTIONAL, 0);
+	sg_free_table(sgt);
+}
+
+/*
+ * Refuse, loudly, a P2PDMA provider that the controller and the peer cannot
+ * both reach without going through an unsupported host bridge.
+ */
+static int np_check_p2p(struct nvme_peer_queue *q, struct pci_dev *provider)
+{
+	struct device *clients[2];
+	int n = 0;
+
+	clients[n++] = np_ctrl_dev(q);
+	if (q->peer && q->peer != provider)
+		clients[n++] = &q->peer->dev;
+	if (pci_p2pdma_distance_many(provider, clients, n, true) < 0) {
+		dev_warn(np_ctrl_dev(q),
+			 "nvme-peer: %s memory of %s is not reachable peer-to-peer by %s%s\n",
+			 provider == q->pctrl->info.pdev ? "CMB" : "P2PDMA",
+			 pci_name(provider), pci_name(q->pctrl->info.pdev),
+			 q->peer ? " and the peer" : "");
+		return -EXDEV;
+	}
+	return 0;
+}
+
+/**
+ * np_mem_alloc() - allocate and map one queue or buffer
+ * @q: the reservation (its controller and peer)
+ * @m: described and filled in
+ * @where: the placement
+ * @size: bytes, a page multiple
+ *
+ * Return: 0; -EXDEV when the topology cannot do peer-to-peer between the
+ * provider, the controller and the peer; -ENOMEM when the provider has no
+ * (published) memory left; or a DMA mapping error.
+ */
+int np_mem_alloc(struct nvme_peer_queue *q, struct np_mem *m,
+		 enum nvme_peer_placement where, size_t size)
+{
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	m->where = where;
+	m->size = size;
+	switch (where) {
+	case NVME_PEER_MEM_NONE:
+		return 0;
+	case NVME_PEER_MEM_HOST:
+		m->vaddr = alloc_pages_exact(size, GFP_KERNEL | __GFP_ZERO);
+		if (!m->vaddr)
+			return -ENOMEM;
+		break;
+	case NVME_PEER_MEM_CMB:
+	case NVME_PEER_MEM_PEER:
+		m->provider = where == NVME_PEER_MEM_CMB ? q->pctrl->info.pdev :
+							 q->peer;
+		ret = np_check_p2p(q, m->provider);
+		if (ret)
+			return ret;
+		m->vaddr = pci_alloc_p2pmem(m->provider, size);
+		if (!m->vaddr)
+			return -ENOMEM;
+		memset(m->vaddr, 0, size);
+		break;
+	default:
+		return -EINVAL;
+	}
+
+	ret = np_mem_map(np_ctrl_dev(q), m, &m->ctrl_sgt, &m->ctrl_dma);
+	if (ret)
+		goto out_free_mem;
+	m->ctrl_mapped = true;
+	m->peer_dma = m->ctrl_dma;
+	if (q->peer) {
+		ret = np_mem_map(&q->peer->dev, m, &m->peer_sgt, &m->peer_dma);
+		if (ret)
+			goto out_unmap_ctrl;
+		m->peer_mapped = true;
+	}
+	return 0;
+
+out_unmap_ctrl:
+	np_mem_unmap(np_ctrl_dev(q), &m->ctrl_sgt);
+	m->ctrl_mapped = false;
+out_free_mem:
+	if (m->provider)
+		pci_free_p2pmem(m->provider, m->vaddr, size);
+	else
+		free_pages_exact(m->vaddr, size);
+	m->vaddr = NULL;
+	return ret;
+}
+
+/**
+ * np_mem_free() - unmap and free what np_mem_alloc() set up
+ * @q: the reservation
+ * @m: the memory; may be partly or not at all set up
+ *
+ * The caller guarantees that neither the controller nor the peer uses @m.
+ */
+void np_mem_free(struct nvme_peer_queue *q, struct np_mem *m)
+{
+	if (m->peer_mapped)
+		np_mem_unmap(&q->peer->dev, &m->peer_sgt);
+	if (m->ctrl_mapped)
+		np_mem_unmap(np_ctrl_dev(q), &m->ctrl_sgt);
+	m->peer_mapped = false;
+	m->ctrl_mapped = false;
+	if (m->vaddr) {
+		if (m->provider)
+			pci_free_p2pmem(m->provider, m->vaddr, m->size);
+		else
+			free_pages_exact(m->vaddr, m->size);
+		m->vaddr = NULL;
+	}
+}
+
+static phys_addr_t np_db_phys(struct nvme_peer_queue *q, bool cq)
+{
+	const struct nvme_pci_peer_info *info = &q->pctrl->info;
+
+	return info->bar_phys + NVME_REG_DBS +
+		(2 * q->qid + cq) * 4 * info->db_stride;
+}
+
+/**
+ * np_doorbells_map() - the doorbell addresses as the peer sees them
+ * @q: the reservation
+ *
+ * Doorbells are not P2PDMA memory: a peer whose DMA goes through an IOMMU
+ * gets a dma_map_resource() mapping of the SQ tail and CQ head doorbells;
+ * otherwise it gets their PCI bus addresses.
+ *
+ * Return: 0 or -ENOMEM when the IOMMU mapping fails.
+ */
+int np_doorbells_map(struct nvme_peer_queue *q)
+{
+	const struct nvme_pci_peer_info *info = &q->pctrl->info;
+	u64 off = np_db_phys(q, false) - info->bar_phys;
+	size_t len = 8 * info->db_stride;
+
+	if (q->peer && device_iommu_mapped(&q->peer->dev)) {
+		q->sq_db_dma = dma_map_resource(&q->peer->dev,
+						np_db_phys(q, false), len,
+						DMA_BIDIRECTIONAL, 0);
+		if (dma_mapping_error(&q->peer->dev, q->sq_db_dma))
+			return -ENOMEM;
+		q->cq_db_dma = q->sq_db_dma + 4 * info->db_stride;
+		q->db_mapped = true;
+		return 0;
+	}
+	q->sq_db_dma = info->bar_bus + off;
+	q->cq_db_dma = q->sq_db_dma + 4 * info->db_stride;
+	return 0;
+}
+
+void np_doorbells_unmap(struct nvme_peer_queue *q)
+{
+	if (!q->db_mapped)
+		return;
+	dma_unmap_resource(&q->peer->dev, q->sq_db_dma,
+			   8 * q->pctrl->info.db_stride, DMA_BIDIRECTIONAL, 0);
+	q->db_mapped = false;
+}

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvme-peer internals shared by the framework's files and its KUnit tests.
+ */
+#ifndef _NVME_PEER_INTERNAL_H
+#define _NVME_PEER_INTERNAL_H
+
+#include <linux/kobject.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/nvme-peer.h>
+#include <linux/nvme-pci-peer.h>
+#include <linux/scatterlist.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
+#define NP_EXPORT_IF_KUNIT(sym) EXPORT_SYMBOL_NS_GPL(sym, NVME_PEER_KUNIT)
+#else
+#define NP_EXPORT_IF_KUNIT(sym)
+#endif
+
+#define NP_MAX_DATA_SIZE	(64U << 20)
+#define NP_QID_BITS		65536
+
+/* Life of a reservation; see np_qstate_next(). */
+enum np_qstate {
+	NP_Q_NEW,		/* hardware queues being created */
+	NP_Q_ACTIVE,		/* handed out, hardware queues exist */
+	NP_Q_REVOKED,		/* revoked: the owner was told, queues gone */
+	NP_Q_RELEASED,		/* the owner let go: only freeing remains */
+};
+
+enum np_qevent {
+	NP_EV_CREATED,
+	NP_EV_REVOKE,
+	NP_EV_RELEASE,
+};
+
+/* Who holds a reservation: decides who may release it. */
+enum np_owner {
+	NP_OWNER_KERNEL,
+	NP_OWNER_SYSFS,
+};
+
+struct np_mem {
+	enum nvme_peer_placement where;
+	size_t size;
+	void *vaddr;
+	struct pci_dev *provider;	/* p2pmem provider, or NULL for host */
+	struct sg_table ctrl_sgt;	/* mapping for the controller */
+	struct sg_table peer_sgt;	/* mapping for the peer, if any */
+	bool ctrl_mapped;
+	bool peer_mapped;
+	dma_addr_t ctrl_dma;
+	dma_addr_t peer_dma;
+};
+
+/* A controller nvme-pci told us about. */
+struct nvme_peer_ctrl {
+	struct kref ref;
+	struct nvme_ctrl *ctrl;		/* NULL once removed */
+	struct nvme_pci_peer_info info;
+	char name[16];
+	int instance;
+
+	/* serialises reserve, release and teardown: admin commands run under it */
+	struct mutex lock;
+	/* state of the controller and of its queues; taken from DOWN events */
+	spinlock_t state_lock;
+	bool live;
+	bool removed;
+	unsigned int disable_gen;	/* bumped when the controller is disabled */
+	unsigned long *qids;		/* held qids, by absolute qid */
+	struct list_head queues;
+	struct work_struct free_work;
+
+	struct kobject *kobj;		/* /sys/class/nvme/nvmeX/peer */
+	struct rcu_head rcu;
+};
+
+/* One reserved queue pair. Lifetime: @kobj's reference count. */
+struct nvme_peer_queue {
+	struct kobject kobj;
+	struct nvme_peer_ctrl *pctrl;
+	struct list_head node;		/* on pctrl->queues while it holds a qid */
+	enum np_owner owner;
+	struct nvme_peer_params params;
+	struct pci_dev *peer;		/* reference held */
+	u16 qid;
+	u32 lba_shift;
+
+	/* under pctrl->state_lock */
+	enum np_qstate state;
+	enum nvme_peer_reason reason;
+	bool hw_created;		/* Create CQ was sent */
+	bool hw_deleted;		/* Delete SQ and CQ both succeeded */
+	unsigned int gen;		/* pctrl->disable_gen when created */
+	bool sysfs_added;
+
+	struct np_mem sq, cq, data;
+	dma_addr_t sq_db_dma, cq_db_dma;
+	bool db_mapped;
+};
+
+/* lib.c: pure logic, KUnit-tested */
+int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify);
+const char *np_qstate_name(enum np_qstate state);
+const char *np_reason_name(enum nvme_peer_reason reason);
+const char *np_placement_name(enum nvme_peer_placement where);
+int np_parse_placement(const char *s, enum nvme_peer_placement *where);
+int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cmbsz);
+int np_parse_create(char *buf, struct nvme_peer_params *p, u16 *qid,
+		    char *peer, size_t peer_len);
+int np_qid_alloc(unsigned long *map, unsigned int first, unsigned int nr,
+		 unsigned int want);
+void np_qid_free(unsigned long *map, unsigned int qid);
+
+/* mem.c */
+int np_mem_alloc(struct nvme_peer_queue *q, struct np_mem *m,
+		 enum nvme_peer_placement where, size_t size);
+void np_mem_free(struct nvme_peer_queue *q, struct np_mem *m);
+int np_doorbells_map(struct nvme_peer_queue *q);
+void np_doorbells_unmap(struct nvme_peer_queue *q);
+
+/* sysfs.c */
+int np_sysfs_ctrl_add(struct nvme_peer_ctrl *pctrl);
+void np_sysfs_ctrl_del(struct nvme_peer_ctrl *pctrl);
+int np_sysfs_queue_add(struct nvme_peer_queue *q);
+extern const struct kobj_type np_queue_ktype;
+
+/* core.c */
+struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
+				   const struct nvme_peer_params *p,
+				   enum np_owner owner, u16 want_qid);
+int np_delete_qid(struct nvme_peer_ctrl *pctrl, u16 qid, enum np_owner owner);
+unsigned int np_free_qids(struct nvme_peer_ctrl *pctrl);
+void np_queue_free(struct nvme_peer_queue *q);
+void np_queue_snapshot(struct nvme_peer_queue *q, enum np_qstate *state,
+		       enum nvme_peer_reason *reason);
+
+#endif /* _NVME_PEER_INTERNAL_H */

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvme-peer: /sys/class/nvme/nvmeX/peer/, the administrator's view.
+ * See Documentation/ABI/testing/sysfs-class-nvme-peer.
+ */
+#include <linux/device.h>
+#include <linux/kobject.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include "nvme.h"
+#include "nvme-peer.h"
+
+struct np_ctrl_kobj {
+	struct kobject kobj;
+	struct nvme_peer_ctrl *pctrl;
+};
+
+static struct nvme_peer_ctrl *to_pctrl(struct kobject *kobj)
+{
+	return container_of(kobj, struct np_ctrl_kobj, kobj)->pctrl;
+}
+
+static ssize_t first_qid_show(struct kobject *kobj, struct kobj_attribute *a,
+			      char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_pctrl(kobj)->info.first_qid);
+}
+
+static ssize_t nr_qids_show(struct kobject *kobj, struct kobj_attribute *a,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_pctrl(kobj)->info.nr_qids);
+}
+
+static ssize_t free_show(struct kobject *kobj, struct kobj_attribute *a,
+			 char *buf)
+{
+	struct nvme_peer_ctrl *pctrl = to_pctrl(kobj);
+	unsigned int nr;
+
+	spin_lock(&pctrl->state_lock);
+	nr = np_free_qids(pctrl);
+	spin_unlock(&pctrl->state_lock);
+	return sysfs_emit(buf, "%u\n", nr);
+}
+
+static ssize_t live_show(struct kobject *kobj, struct kobj_attribute *a,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(to_pctrl(kobj)->live));
+}
+
+static ssize_t cmbsz_show(struct kobject *kobj, struct kobj_attribute *a,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%#x\n", to_pctrl(kobj)->info.cmbsz);
+}
+
+static ssize_t max_depth_show(struct kobject *kobj, struct kobj_attribute *a,
+			      char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_pctrl(kobj)->info.mqes);
+}
+
+static ssize_t doorbell_stride_show(struct kobject *kobj,
+				    struct kobj_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", 4 * to_pctrl(kobj)->info.db_stride);
+}
+
+static ssize_t create_store(struct kobject *kobj, struct kobj_attribute *a,
+			    const char *buf, size_t count)
+{
+	struct nvme_peer_ctrl *pctrl = to_pctrl(kobj);
+	struct nvme_peer_params p;
+	struct nvme_peer_queue *q;
+	struct device *peer = NULL;
+	char name[32], *args;
+	u16 qid;
+	int ret;
+
+	args = kstrndup(buf, count, GFP_KERNEL);
+	if (!args)
+		return -ENOMEM;
+	ret = np_parse_create(args, &p, &qid, name, sizeof(name));
+	kfree(args);
+	if (ret)
+		return ret;
+	if (name[0]) {
+		peer = bus_find_device_by_name(&pci_bus_type, NULL, name);
+		if (!peer)
+			return -ENODEV;
+		p.peer = to_pci_dev(peer);
+	}
+	q = np_reserve(pctrl, &p, NP_OWNER_SYSFS, qid);
+	put_device(peer);
+	return IS_ERR(q) ? PTR_ERR(q) : count;
+}
+
+static ssize_t delete_store(struct kobject *kobj, struct kobj_attribute *a,
+			    const char *buf, size_t count)
+{
+	u16 qid;
+	int ret;
+
+	ret = kstrtou16(buf, 0, &qid);
+	if (ret)
+		return ret;
+	ret = np_delete_qid(to_pctrl(kobj), qid, NP_OWNER_SYSFS);
+	return ret ? ret : count;
+}
+
+static struct kobj_attribute np_attr_first_qid = __ATTR_RO(first_qid);
+static struct kobj_attribute np_attr_nr_qids = __ATTR_RO(nr_qids);
+static struct kobj_attribute np_attr_free = __ATTR_RO(free);
+static struct kobj_attribute np_attr_live = __ATTR_RO(live);
+static struct kobj_attribute np_attr_cmbsz = __ATTR_RO(cmbsz);
+static struct kobj_attribute np_attr_max_depth = __ATTR_RO(max_depth);
+static struct kobj_attribute np_attr_doorbell_stride =
+	__ATTR_RO(doorbell_stride);
+static struct kobj_attribute np_attr_create = __ATTR_WO(create);
+static struct kobj_attribute np_attr_delete = __ATTR_WO(delete);
+
+static struct attribute *np_ctrl_attrs[] = {
+	&np_attr_first_qid.attr, &np_attr_nr_qids.attr, &np_attr_free.attr,
+	&np_attr_live.attr, &np_attr_cmbsz.attr, &np_attr_max_depth.attr,
+	&np_attr_doorbell_stride.attr, &np_attr_create.attr,
+	&np_attr_delete.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(np_ctrl);
+
+static void np_ctrl_kobj_release(struct kobject *kobj)
+{
+	kfree(container_of(kobj, struct np_ctrl_kobj, kobj));
+}
+
+static const struct kobj_type np_ctrl_ktype = {
+	.release = np_ctrl_kobj_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = np_ctrl_groups,
+};
+
+int np_sysfs_ctrl_add(struct nvme_peer_ctrl *pctrl)
+{
+	struct np_ctrl_kobj *ck;
+	int ret;
+
+	ck = kzalloc(sizeof(*ck), GFP_KERNEL);
+	if (!ck)
+		return -ENOMEM;
+	ck->pctrl = pctrl;
+	ret = kobject_init_and_add(&ck->kobj, &np_ctrl_ktype,
+				   &pctrl->ctrl->device->kobj, "peer");
+	if (ret) {
+		kobject_put(&ck->kobj);
+		return ret;
+	}
+	pctrl->kobj = &ck->kobj;
+	return 0;
+}
+
+/*
+ * Remove peer/ and wait for its writers, which may wait for pctrl->lock:
+ * call without it.  The kobject is dropped under the lock, so a reserve in
+ * progress either sees it (and fails to add below a removed directory) or
+ * sees NULL.
+ */
+void np_sysfs_ctrl_del(struct nvme_peer_ctrl *pctrl)
+{
+	if (!pctrl->kobj)
+		return;
+	kobject_del(pctrl->kobj);
+	mutex_lock(&pctrl->lock);
+	kobject_put(pctrl->kobj);
+	pctrl->kobj = NULL;
+	mutex_unlock(&pctrl->lock);
+}
+
+/* ---- one directory per reservation: peer/q<qid>/ -------------------- */
+
+#define to_q(kobj) container_of(kobj, struct nvme_peer_queue, kobj)
+
+#define NP_Q_SHOW(name, fmt, expr)					\
+static ssize_t name##_show(struct kobject *kobj, struct kobj_attribute *a, \
+			   char *buf)					\
+{									\
+	struct nvme_peer_queue *q = to_q(kobj);				\
+									\
+	return sysfs_emit(buf, fmt "\n", expr);				\
+}									\
+static struct kobj_attribute np_q_##name = __ATTR_RO(name)
+
+#define NP_Q_SHOW_ADDR(name, expr)					\
+static ssize_t name##_show(struct kobject *kobj, struct kobj_attribute *a, \
+			   char *buf)					\
+{									\
+	struct nvme_peer_queue *q = to_q(kobj);				\
+									\
+	return sysfs_emit(buf, "%#llx\n", (u64)(expr));		\
+}									\
+static struct kobj_attribute np_q_##name = __ATTR(name, 0400, name##_show, NULL)
+
+NP_Q_SHOW(qid, "%u", q->qid);
+NP_Q_SHOW(nsid, "%u", q->params.nsid);
+NP_Q_SHOW(depth, "%u", q->params.depth);
+NP_Q_SHOW(lba_shift, "%u", q->lba_shift);
+NP_Q_SHOW(owner, "%s", q->owner == NP_OWNER_SYSFS ? "sysfs" : "kernel");
+NP_Q_SHOW(peer, "%s", q->peer ? pci_name(q->peer) : "cpu");
+NP_Q_SHOW(sq_placement, "%s", np_placement_name(q->sq.where));
+NP_Q_SHOW(cq_placement, "%s", np_placement_name(q->cq.where));
+NP_Q_SHOW(data_placement, "%s", np_placement_name(q->data.where));
+NP_Q_SHOW(data_size, "%zu", q->data.size);
+NP_Q_SHOW_ADDR(sq_addr, q->sq.peer_dma);
+NP_Q_SHOW_ADDR(cq_addr, q->cq.peer_dma);
+NP_Q_SHOW_ADDR(data_addr, q->data.peer_dma);
+NP_Q_SHOW_ADDR(data_ctrl_addr, q->data.ctrl_dma);
+NP_Q_SHOW_ADDR(sq_doorbell, q->sq_db_dma);
+NP_Q_SHOW_ADDR(cq_doorbell, q->cq_db_dma);
+
+static ssize_t state_show(struct kobject *kobj, struct kobj_attribute *a,
+			  char *buf)
+{
+	enum nvme_peer_reason reason;
+	enum np_qstate state;
+
+	np_queue_snapshot(to_q(kobj), &state, &reason);
+	return sysfs_emit(buf, "%s\n", np_qstate_name(state));
+}
+static struct kobj_attribute np_q_state = __ATTR_RO(state);
+
+static ssize_t reason_show(struct kobject *kobj, struct kobj_attribute *a,
+			   char *buf)
+{
+	enum nvme_peer_reason reason;
+	enum np_qstate state;
+
+	np_queue_snapshot(to_q(kobj), &state, &reason);
+	return sysfs_emit(buf, "%s\n", np_reason_name(reason));
+}
+static struct kobj_attribute np_q_reason = __ATTR_RO(reason);
+
+static struct attribute *np_queue_attrs[] = {
+	&np_q_qid.attr, &np_q_nsid.attr, &np_q_depth.attr,
+	&np_q_lba_shift.attr, &np_q_owner.attr, &np_q_peer.attr,
+	&np_q_sq_placement.attr, &np_q_cq_placement.attr,
+	&np_q_data_placement.attr, &np_q_data_size.attr,
+	&np_q_sq_addr.attr, &np_q_cq_addr.attr, &np_q_data_addr.attr,
+	&np_q_data_ctrl_addr.attr, &np_q_sq_doorbell.attr,
+	&np_q_cq_doorbell.attr, &np_q_state.attr, &np_q_reason.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(np_queue);
+
+static void np_queue_kobj_release(struct kobject *kobj)
+{
+	np_queue_free(to_q(kobj));
+}
+
+const struct kobj_type np_queue_ktype = {
+	.release = np_queue_kobj_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = np_queue_groups,
+};
+
+int np_sysfs_queue_add(struct nvme_peer_queue *q)
+{
+	lockdep_assert_held(&q->pctrl->lock);
+	if (!q->pctrl->kobj)
+		return -ENODEV;
+	return kobject_add(&q->kobj, q->pctrl->kobj, "q%u", q->qid);
+}

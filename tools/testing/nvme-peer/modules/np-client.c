@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * np-client: an in-kernel nvme-peer client for tests, with the CPU playing
+ * the peer.  It reserves queues through the in-kernel API, counts revoke
+ * callbacks, and submits real NVMe commands on its queues the way a device
+ * would: SQE into the SQ, tail to the SQ doorbell, poll the CQ phase, head
+ * to the CQ doorbell.
+ *
+ * debugfs (np-client/):
+ *   reserve  write "CTRL NSID DEPTH SQ CQ DATA DATA_SIZE PEER": placements
+ *            are host|cmb|peer|none, PEER is a PCI name or "cpu"
+ *   status   read: one line per reservation
+ *            "qid=Q ctrl=C state=active|revoked reason=R callbacks=N"
+ *   release  write "QID" or "all"
+ *   io       write "QID r|w|f SLBA NLB SEED": a read, write or flush of
+ *            NLB (1-based) blocks through the data buffer; a write first
+ *            fills the buffer from SEED; fails with -EIO on an NVMe error
+ *   data     read: the data buffer of the queue the last io used
+ *   status_code read: NVMe status of the last io
+ */
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/module.h>
+#include <linux/nvme.h>
+#include <linux/nvme-peer.h>
+#include <linux/pci.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#define NPC_MAX 256
+
+struct npc_handle {
+	struct nvme_peer_queue *q;
+	struct nvme_peer_ctrl *pctrl;
+	char ctrl[16];
+	atomic_t callbacks;
+	enum nvme_peer_reason reason;
+	u16 sq_tail, cq_head;
+	u8 phase;
+	u16 cid;
+};
+
+static struct npc_handle *npc_handles[NPC_MAX];
+static DEFINE_MUTEX(npc_lock);
+static struct npc_handle *npc_last;
+static u16 npc_last_status;
+static struct dentry *npc_dir;
+
+static void npc_revoke(struct nvme_peer_queue *q, enum nvme_peer_reason reason,
+		       void *priv)
+{
+	struct npc_handle *h = priv;
+
+	WRITE_ONCE(h->reason, reason);
+	atomic_inc(&h->callbacks);
+}
+
+static int npc_placement(const char *s, enum nvme_peer_placement *p)
+{
+	static const char * const names[] = { "none", "host", "cmb", "peer" };
+	int i = match_string(names, ARRAY_SIZE(names), s);
+
+	if (i < 0)
+		return -EINVAL;
+	*p = i;
+	return 0;
+}
+
+static ssize_t reserve_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char buf[160], ctrl[16], sq[8], cq[8], data[8], peer[32];
+	struct nvme_peer_params p = { };
+	struct device *peer_dev = NULL;
+	struct npc_handle *h;
+	struct nvme_peer_addrs a;
+	unsigned long size;
+	int ret;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sscanf(buf, "%15s %u %u %7s %7s %7s %lu %31s", ctrl, &p.nsid,
+		   &p.depth, sq, cq, data, &size, peer) != 8)
+		return -EINVAL;
+	if (npc_placement(sq, &p.sq) || npc_placement(cq, &p.cq) ||
+	    npc_placement(data, &p.data))
+		return -EINVAL;
+	p.data_size = size;
+	if (strcmp(peer, "cpu")) {
+		peer_dev = bus_find_device_by_name(&pci_bus_type, NULL, peer);
+		if (!peer_dev)
+			return -ENODEV;
+		p.peer = to_pci_dev(peer_dev);
+	}
+
+	h = kzalloc(sizeof(*h), GFP_KERNEL);
+	if (!h) {
+		ret = -ENOMEM;
+		goto out_put_peer;
+	}
+	strscpy(h->ctrl, ctrl, sizeof(h->ctrl));
+	h->phase = 1;
+	h->pctrl = nvme_peer_ctrl_get_by_name(ctrl);
+	if (!h->pctrl) {
+		ret = -ENODEV;
+		goto out_free;
+	}
+	p.revoke = npc_revoke;
+	p.priv = h;
+	h->q = nvme_peer_reserve(h->pctrl, &p);
+	if (IS_ERR(h->q)) {
+		ret = PTR_ERR(h->q);
+		goto out_put_ctrl;
+	}
+	nvme_peer_query(h->q, &a);
+	mutex_lock(&npc_lock);
+	if (a.qid >= NPC_MAX || npc_handles[a.qid]) {
+		mutex_unlock(&npc_lock);
+		nvme_peer_release(h->q);
+		ret = -EBUSY;
+		goto out_put_ctrl;
+	}
+	npc_handles[a.qid] = h;
+	mutex_unlock(&npc_lock);
+	put_device(peer_dev);
+	return count;
+
+out_put_ctrl:
+	nvme_peer_ctrl_put(h->pctrl);
+out_free:
+	kfree(h);
+out_put_peer:
+	put_device(peer_dev);
+	return ret;
+}
+
+static const struct file_operations reserve_fops = {
+	.owner = THIS_MODULE,
+	.write = reserve_write,
+	.llseek = noop_llseek,
+};
+
+static const char * const npc_reasons[] = {
+	"none", "release", "admin", "reset", "ctrl-down", "removed", "unload",
+};
+
+static int status_show(struct seq_file *m, void *v)
+{
+	struct nvme_peer_addrs a;
+	int i, active;
+
+	mutex_lock(&npc_lock);
+	for (i = 0; i < NPC_MAX; i++) {
+		struct npc_handle *h = npc_handles[i];
+
+		if (!h)
+			continue;
+		active = nvme_peer_query(h->q, &a) == 0;
+		seq_printf(m, "qid=%u ctrl=%s state=%s reason=%s callbacks=%d\n",
+			   a.qid, h->ctrl, active ? "active" : "revoked",
+			   npc_reasons[nvme_peer_revoked(h->q)],
+			   atomic_read(&h->callbacks));
+	}
+	mutex_unlock(&npc_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(status);
+
+static void npc_release_one(int qid)
+{
+	struct npc_handle *h = npc_handles[qid];
+
+	lockdep_assert_held(&npc_lock);
+	npc_handles[qid] = NULL;
+	if (npc_last == h)
+		npc_last = NULL;
+	nvme_peer_release(h->q);
+	nvme_peer_ctrl_put(h->pctrl);
+	if (atomic_read(&h->callbacks) != 1)
+		pr_err("np-client: qid %d saw %d revoke callbacks\n", qid,
+		       atomic_read(&h->callbacks));
+	kfree(h);
+}
+
+static ssize_t release_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char buf[16];
+	int qid, ret = 0;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	mutex_lock(&npc_lock);
+	if (sysfs_streq(buf, "all")) {
+		for (qid = 0; qid < NPC_MAX; qid++)
+			if (npc_handles[qid])
+				npc_release_one(qid);
+	} else if (kstrtoint(buf, 0, &qid) || qid < 0 || qid >= NPC_MAX) {
+		ret = -EINVAL;
+	} else if (!npc_handles[qid]) {
+		ret = -ENOENT;
+	} else {
+		npc_release_one(qid);
+	}
+	mutex_unlock(&npc_lock);
+	return ret ? ret : count;
+}
+
+static const struct file_operations release_fops = {
+	.owner = THIS_MODULE,
+	.write = release_write,
+	.llseek = noop_llseek,
+};
+
+/* The CPU as the peer: one command, submitted and reaped by polling. */
+static int npc_submit(struct npc_handle *h, struct nvme_peer_addrs *a,
+		      struct nvme_command *c, u16 *status)
+{
+	struct nvme_completion *cqe;
+	unsigned long timeout = jiffies + 10 * HZ;
+	struct nvme_command *sq = a->sq;
+
+	c->common.command_id = ++h->cid;
+	memcpy(&sq[h->sq_tail], c, sizeof(*c));
+	h->sq_tail = (h->sq_tail + 1) % a->depth;
+	wmb();			/* the SQE before the doorbell */
+	writel(h->sq_tail, a->sq_db);
+
+	cqe = (struct nvme_completion *)a->cq + h->cq_head;
+	while ((le16_to_cpu(READ_ONCE(cqe->status)) & 1) != h->phase) {
+		if (time_after(jiffies, timeout))
+			return -ETIMEDOUT;
+		if (nvme_peer_revoked(h->q))
+			return -ENXIO;
+		usleep_range(50, 100);
+	}
+	rmb();			/* the phase bit before the rest of the CQE */
+	*status = le16_to_cpu(cqe->status) >> 1;
+	if (cqe->command_id != h->cid || le16_to_cpu(cqe->sq_id) != a->qid)
+		return -EPROTO;
+	if (++h->cq_head == a->depth) {
+		h->cq_head = 0;
+		h->phase ^= 1;
+	}
+	writel(h->cq_head, a->cq_db);
+	return 0;
+}
+
+static ssize_t io_write(struct file *file, const char __user *ubuf,
+			size_t count, loff_t *ppos)
+{
+	struct nvme_command c = { };
+	struct nvme_peer_addrs a;
+	struct npc_handle *h;
+	char buf[80], op;
+	u32 qid, nlb, seed;
+	u64 slba;
+	size_t len;
+	u16 status = 0;
+	int ret;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sscanf(buf, "%u %c %llu %u %u", &qid, &op, &slba, &nlb, &seed) != 5)
+		return -EINVAL;
+
+	mutex_lock(&npc_lock);
+	h = qid < NPC_MAX ? npc_handles[qid] : NULL;
+	ret = -ENOENT;
+	if (!h)
+		goto out_unlock;
+	ret = nvme_peer_query(h->q, &a);
+	if (ret)
+		goto out_unlock;
+	len = (size_t)nlb << a.lba_shift;
+	ret = -EINVAL;
+	if (op != 'f' && (!nlb || len > a.data_size || len > 2 * PAGE_SIZE))
+		goto out_unlock;
+
+	c.rw.nsid = cpu_to_le32(a.nsid);
+	switch (op) {
+	case 'w': {
+		struct rnd_state rnd;
+
+		prandom_seed_state(&rnd, seed);
+		prandom_bytes_state(&rnd, a.data, len);
+		c.rw.opcode = nvme_cmd_write;
+		break;
+	}
+	case 'r':
+		memset(a.data, 0, len);
+		c.rw.opcode = nvme_cmd_read;
+		break;
+	case 'f':
+		c.common.opcode = nvme_cmd_flush;
+		break;
+	default:
+		goto out_unlock;
+	}
+	if (op != 'f') {
+		c.rw.slba = cpu_to_le64(slba);
+		c.rw.length = cpu_to_le16(nlb - 1);
+		c.rw.dptr.prp1 = cpu_to_le64(a.data_ctrl_dma);
+		if (len > PAGE_SIZE)
+			c.rw.dptr.prp2 = cpu_to_le64(a.data_ctrl_dma + PAGE_SIZE);
+	}
+	ret = npc_submit(h, &a, &c, &status);
+	npc_last = h;
+	npc_last_status = status;
+	if (!ret && status)
+		ret = -EIO;
+out_unlock:
+	mutex_unlock(&npc_lock);
+	return ret ? ret : count;
+}
+
+static const struct file_operations io_fops = {
+	.owner = THIS_MODULE,
+	.write = io_write,
+	.llseek = noop_llseek,
+};
+
+static ssize_t data_read(struct file *file, char __user *ubuf, size_t count,
+			 loff_t *ppos)
+{
+	struct nvme_peer_addrs a;
+	ssize_t ret = -ENOENT;
+
+	mutex_lock(&npc_lock);
+	if (npc_last) {
+		nvme_peer_query(npc_last->q, &a);
+		ret = a.data ? simple_read_from_buffer(ubuf, count, ppos, a.data,
+						       a.data_size) : -ENXIO;
+	}
+	mutex_unlock(&npc_lock);
+	return ret;
+}
+
+static const struct file_operations data_fops = {
+	.owner = THIS_MODULE,
+	.read = data_read,
+	.llseek = default_llseek,
+};
+
+static int status_code_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(npc_last_status);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(status_code_fops, status_code_get, NULL, "%#llx\n");
+
+static int __init npc_init(void)
+{
+	npc_dir = debugfs_create_dir("np-client", NULL);
+	debugfs_create_file("reserve", 0200, npc_dir, NULL, &reserve_fops);
+	debugfs_create_file("status", 0400, npc_dir, NULL, &status_fops);
+	debugfs_create_file("release", 0200, npc_dir, NULL, &release_fops);
+	debugfs_create_file("io", 0200, npc_dir, NULL, &io_fops);
+	debugfs_create_file("data", 0400, npc_dir, NULL, &data_fops);
+	debugfs_create_file("status_code", 0400, npc_dir, NULL,
+			    &status_code_fops);
+	return 0;
+}
+
+static void __exit npc_exit(void)
+{
+	int qid;
+
+	debugfs_remove_recursive(npc_dir);
+	mutex_lock(&npc_lock);
+	for (qid = 0; qid < NPC_MAX; qid++)
+		if (npc_handles[qid])
+			npc_release_one(qid);
+	mutex_unlock(&npc_lock);
+}
+
+module_init(npc_init);
+module_exit(npc_exit);
+MODULE_DESCRIPTION("nvme-peer test client: the CPU as a peer");
+MODULE_LICENSE("GPL");
