@@ -6,6 +6,7 @@
 #include <kunit/test.h>
 #include <linux/bitmap.h>
 #include <linux/nvme.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 
 #include "nvme-peer.h"
@@ -40,6 +41,7 @@ static void np_trans_desc(const struct np_trans_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
+
 KUNIT_ARRAY_PARAM(np_trans, np_trans_cases, np_trans_desc);
 
 static void np_test_transition(struct kunit *test)
@@ -120,49 +122,82 @@ struct np_validate_case {
 	int ret;
 };
 
-#define NP_P(...) { .nsid = 1, .depth = 64, .sq = NVME_PEER_MEM_HOST, \
-		    .cq = NVME_PEER_MEM_HOST, __VA_ARGS__ }
+/* nsid, depth, sq, cq, data placement, data size, with a peer */
+#define NP_P(n, d, s, c, dt, sz, pe) {					\
+	.nsid = n, .depth = d, .sq = s, .cq = c, .data = dt,		\
+	.data_size = sz, .peer = (pe) ? NP_SOME_PEER : NULL }
+#define HOST NVME_PEER_MEM_HOST
+#define CMB NVME_PEER_MEM_CMB
+#define PEER NVME_PEER_MEM_PEER
+#define NONE NVME_PEER_MEM_NONE
 
 static const struct np_validate_case np_validate_cases[] = {
-	{ "default", NP_P(), 0, 0 },
-	{ "nsid 0", NP_P(.nsid = 0), 0, -EINVAL },
-	{ "nsid broadcast", NP_P(.nsid = 0xffffffff), 0, -EINVAL },
-	{ "nsid big", NP_P(.nsid = 0xfffffffe), 0, 0 },
-	{ "depth 0", NP_P(.depth = 0), 0, -EINVAL },
-	{ "depth 1", NP_P(.depth = 1), 0, -EINVAL },
-	{ "depth 2", NP_P(.depth = 2), 0, 0 },
-	{ "depth 48", NP_P(.depth = 48), 0, -EINVAL },
-	{ "depth mqes", NP_P(.depth = 2048), 0, 0 },
-	{ "depth 2*mqes", NP_P(.depth = 4096), 0, -EINVAL },
-	{ "sq none", NP_P(.sq = NVME_PEER_MEM_NONE), 0, -EINVAL },
-	{ "cq none", NP_P(.cq = NVME_PEER_MEM_NONE), 0, -EINVAL },
-	{ "placement bogus", NP_P(.sq = 7), NP_CMB_ALL, -EINVAL },
-	{ "sq cmb", NP_P(.sq = NVME_PEER_MEM_CMB), NP_CMB_QEMU, 0 },
-	{ "sq cmb, no cmb", NP_P(.sq = NVME_PEER_MEM_CMB), 0, -EOPNOTSUPP },
-	{ "cq cmb, no CQS", NP_P(.cq = NVME_PEER_MEM_CMB), NP_CMB_QEMU, -EOPNOTSUPP },
-	{ "cq cmb, CQS", NP_P(.cq = NVME_PEER_MEM_CMB), NP_CMB_ALL, 0 },
-	{ "data cmb", NP_P(.data = NVME_PEER_MEM_CMB, .data_size = 4096),
-	  NP_CMB_QEMU, 0 },
-	{ "data cmb, no WDS", NP_P(.data = NVME_PEER_MEM_CMB, .data_size = 4096),
-	  NVME_CMBSZ_SQS | NVME_CMBSZ_RDS, -EOPNOTSUPP },
-	{ "data host", NP_P(.data = NVME_PEER_MEM_HOST, .data_size = 8192), 0, 0 },
-	{ "data without size", NP_P(.data = NVME_PEER_MEM_HOST), 0, -EINVAL },
-	{ "size without data", NP_P(.data_size = 4096), 0, -EINVAL },
-	{ "data unaligned", NP_P(.data = NVME_PEER_MEM_HOST, .data_size = 4095),
-	  0, -EINVAL },
-	{ "data 64M", NP_P(.data = NVME_PEER_MEM_HOST, .data_size = 64 << 20),
+	{ "default", NP_P(1, 64, HOST, HOST, NONE, 0, 0),
 	  0, 0 },
-	{ "data too big", NP_P(.data = NVME_PEER_MEM_HOST,
-			       .data_size = (64 << 20) + 4096), 0, -EINVAL },
-	{ "peer without peer", NP_P(.sq = NVME_PEER_MEM_PEER), 0, -EINVAL },
-	{ "peer placement", NP_P(.sq = NVME_PEER_MEM_PEER, .peer = NP_SOME_PEER),
+	{ "nsid 0", NP_P(0, 64, HOST, HOST, NONE, 0, 0),
+	  0, -EINVAL },
+	{ "nsid broadcast", NP_P(0xffffffff, 64, HOST, HOST, NONE, 0, 0),
+	  0, -EINVAL },
+	{ "nsid big", NP_P(0xfffffffe, 64, HOST, HOST, NONE, 0, 0),
+	  0, 0 },
+	{ "depth 0", NP_P(1, 0, HOST, HOST, NONE, 0, 0),
+	  0, -EINVAL },
+	{ "depth 1", NP_P(1, 1, HOST, HOST, NONE, 0, 0),
+	  0, -EINVAL },
+	{ "depth 2", NP_P(1, 2, HOST, HOST, NONE, 0, 0),
+	  0, 0 },
+	{ "depth 48", NP_P(1, 48, HOST, HOST, NONE, 0, 0),
+	  0, -EINVAL },
+	{ "depth mqes", NP_P(1, 2048, HOST, HOST, NONE, 0, 0),
+	  0, 0 },
+	{ "depth 2*mqes", NP_P(1, 4096, HOST, HOST, NONE, 0, 0),
+	  0, -EINVAL },
+	{ "sq none", NP_P(1, 64, NONE, HOST, NONE, 0, 0),
+	  0, -EINVAL },
+	{ "cq none", NP_P(1, 64, HOST, NONE, NONE, 0, 0),
+	  0, -EINVAL },
+	{ "placement bogus", NP_P(1, 64, 7, HOST, NONE, 0, 0),
+	  NP_CMB_ALL, -EINVAL },
+	{ "sq cmb", NP_P(1, 64, CMB, HOST, NONE, 0, 0),
+	  NP_CMB_QEMU, 0 },
+	{ "sq cmb, no cmb", NP_P(1, 64, CMB, HOST, NONE, 0, 0),
+	  0, -EOPNOTSUPP },
+	{ "cq cmb, no CQS", NP_P(1, 64, HOST, CMB, NONE, 0, 0),
+	  NP_CMB_QEMU, -EOPNOTSUPP },
+	{ "cq cmb, CQS", NP_P(1, 64, HOST, CMB, NONE, 0, 0),
+	  NP_CMB_ALL, 0 },
+	{ "data cmb", NP_P(1, 64, HOST, HOST, CMB, 4096, 0),
+	  NP_CMB_QEMU, 0 },
+	{ "data cmb, no WDS", NP_P(1, 64, HOST, HOST, CMB, 4096, 0),
+	  NVME_CMBSZ_SQS | NVME_CMBSZ_RDS, -EOPNOTSUPP },
+	{ "data host", NP_P(1, 64, HOST, HOST, HOST, 8192, 0),
+	  0, 0 },
+	{ "data without size", NP_P(1, 64, HOST, HOST, HOST, 0, 0),
+	  0, -EINVAL },
+	{ "size without data", NP_P(1, 64, HOST, HOST, NONE, 4096, 0),
+	  0, -EINVAL },
+	{ "data unaligned", NP_P(1, 64, HOST, HOST, HOST, 4095, 0),
+	  0, -EINVAL },
+	{ "data 64M", NP_P(1, 64, HOST, HOST, HOST, SZ_64M, 0),
+	  0, 0 },
+	{ "data too big", NP_P(1, 64, HOST, HOST, HOST, SZ_64M + SZ_4K, 0),
+	  0, -EINVAL },
+	{ "peer without peer", NP_P(1, 64, PEER, HOST, NONE, 0, 0),
+	  0, -EINVAL },
+	{ "peer placement", NP_P(1, 64, PEER, HOST, NONE, 0, 1),
 	  0, 0 },
 };
+
+#undef HOST
+#undef CMB
+#undef PEER
+#undef NONE
 
 static void np_validate_desc(const struct np_validate_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
+
 KUNIT_ARRAY_PARAM(np_validate, np_validate_cases, np_validate_desc);
 
 static void np_test_validate(struct kunit *test)
@@ -188,23 +223,26 @@ static void np_test_parse_good(struct kunit *test)
 {
 	struct nvme_peer_params p;
 	char peer[32];
+	static const char in[] =
+		"nsid=1 depth=0x40 sq=cmb cq=host data=peer data_size=8192 peer=0:3.0 qid=9\n";
 	u16 qid;
 
-	KUNIT_ASSERT_EQ(test, np_parse(test,
-		"nsid=1 depth=0x40 sq=cmb cq=host data=peer data_size=8192 peer=0000:03:00.0 qid=9\n",
-		&p, &qid, peer), 0);
+	KUNIT_ASSERT_EQ(test, np_parse(test, in, &p, &qid, peer), 0);
 	KUNIT_EXPECT_EQ(test, p.nsid, 1U);
 	KUNIT_EXPECT_EQ(test, p.depth, 64U);
 	KUNIT_EXPECT_EQ(test, p.sq, NVME_PEER_MEM_CMB);
 	KUNIT_EXPECT_EQ(test, p.cq, NVME_PEER_MEM_HOST);
 	KUNIT_EXPECT_EQ(test, p.data, NVME_PEER_MEM_PEER);
 	KUNIT_EXPECT_EQ(test, p.data_size, (size_t)8192);
-	KUNIT_EXPECT_STREQ(test, peer, "0000:03:00.0");
+	KUNIT_EXPECT_STREQ(test, peer, "0:3.0");
 	KUNIT_EXPECT_EQ(test, qid, 9);
 
 	KUNIT_ASSERT_EQ(test, np_parse(test, "  nsid=2\tdepth=2  ", &p, &qid,
 				       peer), 0);
 	KUNIT_EXPECT_EQ(test, p.nsid, 2U);
+	KUNIT_EXPECT_EQ(test, p.depth, 2U);
+	KUNIT_ASSERT_EQ(test, np_parse(test, "nsid=3", &p, &qid, peer), 0);
+	KUNIT_EXPECT_EQ(test, p.depth, 64U);
 	KUNIT_EXPECT_EQ(test, p.sq, NVME_PEER_MEM_HOST);
 	KUNIT_EXPECT_EQ(test, p.data, NVME_PEER_MEM_NONE);
 	KUNIT_EXPECT_STREQ(test, peer, "");
@@ -290,8 +328,9 @@ static struct kunit_suite nvme_peer_suite = {
 	.name = "nvme-peer",
 	.test_cases = nvme_peer_cases,
 };
+
 kunit_test_suite(nvme_peer_suite);
 
 MODULE_DESCRIPTION("KUnit tests for nvme-peer");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(NVME_PEER_KUNIT);
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

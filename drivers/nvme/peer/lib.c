@@ -27,8 +27,7 @@
  * when creation completes on a reservation revoked meanwhile; -EINVAL for
  * an event that cannot happen in @state.
  */
-int np_qstate_next(enum np_qstate *state,
-				       enum np_qevent ev, bool *notify)
+int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify)
 {
 	*notify = false;
 	switch (*state) {
@@ -58,7 +57,7 @@ int np_qstate_next(enum np_qstate *state,
 		return -EINVAL;
 	}
 }
-NP_EXPORT_IF_KUNIT(np_qstate_next);
+EXPORT_SYMBOL_IF_KUNIT(np_qstate_next);
 
 const char *np_qstate_name(enum np_qstate state)
 {
@@ -71,7 +70,7 @@ const char *np_qstate_name(enum np_qstate state)
 
 	return state < ARRAY_SIZE(names) ? names[state] : "?";
 }
-NP_EXPORT_IF_KUNIT(np_qstate_name);
+EXPORT_SYMBOL_IF_KUNIT(np_qstate_name);
 
 const char *np_reason_name(enum nvme_peer_reason reason)
 {
@@ -87,7 +86,7 @@ const char *np_reason_name(enum nvme_peer_reason reason)
 
 	return reason < ARRAY_SIZE(names) ? names[reason] : "?";
 }
-NP_EXPORT_IF_KUNIT(np_reason_name);
+EXPORT_SYMBOL_IF_KUNIT(np_reason_name);
 
 static const char * const np_placements[] = {
 	[NVME_PEER_MEM_NONE] = "none",
@@ -100,7 +99,7 @@ const char *np_placement_name(enum nvme_peer_placement where)
 {
 	return where < ARRAY_SIZE(np_placements) ? np_placements[where] : "?";
 }
-NP_EXPORT_IF_KUNIT(np_placement_name);
+EXPORT_SYMBOL_IF_KUNIT(np_placement_name);
 
 /**
  * np_parse_placement() - parse "none", "host", "cmb" or "peer"
@@ -109,8 +108,7 @@ NP_EXPORT_IF_KUNIT(np_placement_name);
  *
  * Return: 0 or -EINVAL.
  */
-int np_parse_placement(const char *s,
-					   enum nvme_peer_placement *where)
+int np_parse_placement(const char *s, enum nvme_peer_placement *where)
 {
 	int i = match_string(np_placements, ARRAY_SIZE(np_placements), s);
 
@@ -119,7 +117,7 @@ int np_parse_placement(const char *s,
 	*where = i;
 	return 0;
 }
-NP_EXPORT_IF_KUNIT(np_parse_placement);
+EXPORT_SYMBOL_IF_KUNIT(np_parse_placement);
 
 /**
  * np_validate_params() - check reservation parameters against a controller
@@ -136,8 +134,7 @@ NP_EXPORT_IF_KUNIT(np_parse_placement);
  * without a peer); -EOPNOTSUPP when the controller cannot do it (CMB
  * placement without a CMB or without the CMBSZ support bit for that use).
  */
-int np_validate_params(const struct nvme_peer_params *p,
-					   u32 mqes, u32 cmbsz)
+int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cmbsz)
 {
 	const enum nvme_peer_placement all[] = { p->sq, p->cq, p->data };
 	int i;
@@ -154,7 +151,7 @@ int np_validate_params(const struct nvme_peer_params *p,
 		if (all[i] == NVME_PEER_MEM_PEER && !p->peer)
 			return -EINVAL;
 	}
-	if ((p->data == NVME_PEER_MEM_NONE) != !p->data_size)
+	if (!p->data_size != !p->data)
 		return -EINVAL;
 	if (p->data_size > NP_MAX_DATA_SIZE || !PAGE_ALIGNED(p->data_size))
 		return -EINVAL;
@@ -169,12 +166,13 @@ int np_validate_params(const struct nvme_peer_params *p,
 		return -EOPNOTSUPP;
 	return 0;
 }
-NP_EXPORT_IF_KUNIT(np_validate_params);
+EXPORT_SYMBOL_IF_KUNIT(np_validate_params);
 
 /**
  * np_parse_create() - parse a sysfs "create" request
  * @buf: "key=value" words separated by blanks; modified
- * @p: filled in; keys not given keep their defaults (sq, cq host)
+ * @p: filled in; keys not given keep their defaults (depth 64, SQ and CQ in
+ *	host memory, no data buffer, the CPU as the peer)
  * @qid: receives the qid asked for, 0 for any
  * @peer: receives the peer's PCI name, "" if none
  * @peer_len: size of @peer
@@ -197,6 +195,7 @@ int np_parse_create(char *buf, struct nvme_peer_params *p, u16 *qid,
 	int k;
 
 	memset(p, 0, sizeof(*p));
+	p->depth = 64;
 	p->sq = NVME_PEER_MEM_HOST;
 	p->cq = NVME_PEER_MEM_HOST;
 	peer[0] = '\0';
@@ -252,7 +251,7 @@ int np_parse_create(char *buf, struct nvme_peer_params *p, u16 *qid,
 	}
 	return 0;
 }
-NP_EXPORT_IF_KUNIT(np_parse_create);
+EXPORT_SYMBOL_IF_KUNIT(np_parse_create);
 
 /**
  * np_qid_alloc() - take a free qid in a range
@@ -284,7 +283,7 @@ int np_qid_alloc(unsigned long *map, unsigned int first, unsigned int nr,
 	__set_bit(qid, map);
 	return qid;
 }
-NP_EXPORT_IF_KUNIT(np_qid_alloc);
+EXPORT_SYMBOL_IF_KUNIT(np_qid_alloc);
 
 /**
  * np_qid_free() - give a qid back
@@ -295,4 +294,4 @@ void np_qid_free(unsigned long *map, unsigned int qid)
 {
 	WARN_ON_ONCE(!__test_and_clear_bit(qid, map));
 }
-NP_EXPORT_IF_KUNIT(np_qid_free);
+EXPORT_SYMBOL_IF_KUNIT(np_qid_free);

@@ -14,10 +14,14 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
+/* <kunit/visibility.h> has this from 6.2 on */
+#ifndef EXPORT_SYMBOL_IF_KUNIT
 #if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
-#define NP_EXPORT_IF_KUNIT(sym) EXPORT_SYMBOL_NS_GPL(sym, NVME_PEER_KUNIT)
+#define EXPORT_SYMBOL_IF_KUNIT(symbol) \
+	EXPORT_SYMBOL_NS_GPL(symbol, EXPORTED_FOR_KUNIT_TESTING)
 #else
-#define NP_EXPORT_IF_KUNIT(sym)
+#define EXPORT_SYMBOL_IF_KUNIT(symbol)
+#endif
 #endif
 
 #define NP_MAX_DATA_SIZE	(64U << 20)

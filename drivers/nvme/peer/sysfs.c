@@ -105,9 +105,8 @@ static ssize_t delete_store(struct kobject *kobj, struct kobj_attribute *a,
 	u16 qid;
 	int ret;
 
-	ret = kstrtou16(buf, 0, &qid);
-	if (ret)
-		return ret;
+	if (kstrtou16(buf, 0, &qid))
+		return -EINVAL;
 	ret = np_delete_qid(to_pctrl(kobj), qid, NP_OWNER_SYSFS);
 	return ret ? ret : count;
 }
@@ -181,7 +180,10 @@ void np_sysfs_ctrl_del(struct nvme_peer_ctrl *pctrl)
 
 /* ---- one directory per reservation: peer/q<qid>/ -------------------- */
 
-#define to_q(kobj) container_of(kobj, struct nvme_peer_queue, kobj)
+static struct nvme_peer_queue *to_q(struct kobject *kobj)
+{
+	return container_of(kobj, struct nvme_peer_queue, kobj);
+}
 
 #define NP_Q_SHOW(name, fmt, expr)					\
 static ssize_t name##_show(struct kobject *kobj, struct kobj_attribute *a, \
@@ -229,6 +231,7 @@ static ssize_t state_show(struct kobject *kobj, struct kobj_attribute *a,
 	np_queue_snapshot(to_q(kobj), &state, &reason);
 	return sysfs_emit(buf, "%s\n", np_qstate_name(state));
 }
+
 static struct kobj_attribute np_q_state = __ATTR_RO(state);
 
 static ssize_t reason_show(struct kobject *kobj, struct kobj_attribute *a,
@@ -240,6 +243,7 @@ static ssize_t reason_show(struct kobject *kobj, struct kobj_attribute *a,
 	np_queue_snapshot(to_q(kobj), &state, &reason);
 	return sysfs_emit(buf, "%s\n", np_reason_name(reason));
 }
+
 static struct kobj_attribute np_q_reason = __ATTR_RO(reason);
 
 static struct attribute *np_queue_attrs[] = {

@@ -14,7 +14,10 @@
  *              prints "ok bytes=N bus=ADDR", fails with an errno otherwise
  *   dma        write "SRC DST LEN": copy LEN (< 4096) bytes from bus address
  *              SRC to bus address DST through the edu buffer, as a device
- *              would; used to ring doorbells and write SQEs peer-to-peer
+ *              would
+ *
+ * np_accel_write() lets np-client have the edu device, not the CPU, write
+ * SQEs and ring doorbells.
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -24,6 +27,8 @@
 #include <linux/pci.h>
 #include <linux/pci-p2pdma.h>
 #include <linux/scatterlist.h>
+
+#include "np-accel.h"
 
 #define EDU_DMA_SRC	0x80
 #define EDU_DMA_DST	0x88
@@ -70,6 +75,33 @@ static int edu_copy(u64 src, u64 dst, u32 len)
 	mutex_unlock(&edu_lock);
 	return ret;
 }
+
+/**
+ * np_accel_write() - have the edu device write bytes to a bus address
+ * @dst: bus address as the edu device sees it
+ * @src: the bytes
+ * @len: 1 to 4095
+ *
+ * Return: 0, -ENODEV without an edu device, -EINVAL, -ENOMEM, or
+ * -ETIMEDOUT when the DMA did not complete.
+ */
+int np_accel_write(u64 dst, const void *src, u32 len)
+{
+	dma_addr_t dma;
+	void *buf;
+	int ret;
+
+	if (!edu_pdev)
+		return -ENODEV;
+	buf = dma_alloc_coherent(&edu_pdev->dev, PAGE_SIZE, &dma, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, src, min_t(u32, len, PAGE_SIZE));
+	ret = edu_copy(dma, dst, len);
+	dma_free_coherent(&edu_pdev->dev, PAGE_SIZE, buf, dma);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(np_accel_write);
 
 static struct pci_dev *np_find_nvme_p2pmem(void)
 {

@@ -14,10 +14,14 @@
  *   release  write "QID" or "all"
  *   io       write "QID r|w|f SLBA NLB SEED": a read, write or flush of
  *            NLB (1-based) blocks through the data buffer; a write first
- *            fills the buffer from SEED; fails with -EIO on an NVMe error
+ *            fills the buffer from SEED; fails with -EIO on an NVMe error.
+ *            R, W and F do the same but have the edu device (np-accel)
+ *            write the SQE and ring the SQ doorbell peer-to-peer: the
+ *            reservation must name the edu device as its peer.
  *   data     read: the data buffer of the queue the last io used
  *   status_code read: NVMe status of the last io
  */
+#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/module.h>
@@ -27,6 +31,8 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+
+#include "np-accel.h"
 
 #define NPC_MAX 256
 
@@ -221,17 +227,30 @@ static const struct file_operations release_fops = {
 
 /* The CPU as the peer: one command, submitted and reaped by polling. */
 static int npc_submit(struct npc_handle *h, struct nvme_peer_addrs *a,
-		      struct nvme_command *c, u16 *status)
+		      struct nvme_command *c, bool edu, u16 *status)
 {
 	struct nvme_completion *cqe;
 	unsigned long timeout = jiffies + 10 * HZ;
 	struct nvme_command *sq = a->sq;
+	__le32 tail;
+	int ret;
 
 	c->common.command_id = ++h->cid;
-	memcpy(&sq[h->sq_tail], c, sizeof(*c));
-	h->sq_tail = (h->sq_tail + 1) % a->depth;
-	wmb();			/* the SQE before the doorbell */
-	writel(h->sq_tail, a->sq_db);
+	if (edu) {
+		ret = np_accel_write(a->sq_dma + h->sq_tail * sizeof(*c), c,
+				     sizeof(*c));
+		h->sq_tail = (h->sq_tail + 1) % a->depth;
+		tail = cpu_to_le32(h->sq_tail);
+		if (!ret)
+			ret = np_accel_write(a->sq_db_dma, &tail, sizeof(tail));
+		if (ret)
+			return ret;
+	} else {
+		memcpy(&sq[h->sq_tail], c, sizeof(*c));
+		h->sq_tail = (h->sq_tail + 1) % a->depth;
+		wmb();		/* the SQE before the doorbell */
+		writel(h->sq_tail, a->sq_db);
+	}
 
 	cqe = (struct nvme_completion *)a->cq + h->cq_head;
 	while ((le16_to_cpu(READ_ONCE(cqe->status)) & 1) != h->phase) {
@@ -260,6 +279,7 @@ static ssize_t io_write(struct file *file, const char __user *ubuf,
 	struct nvme_peer_addrs a;
 	struct npc_handle *h;
 	char buf[80], op;
+	bool edu;
 	u32 qid, nlb, seed;
 	u64 slba;
 	size_t len;
@@ -273,6 +293,9 @@ static ssize_t io_write(struct file *file, const char __user *ubuf,
 	buf[count] = '\0';
 	if (sscanf(buf, "%u %c %llu %u %u", &qid, &op, &slba, &nlb, &seed) != 5)
 		return -EINVAL;
+
+	edu = isupper(op);
+	op = tolower(op);
 
 	mutex_lock(&npc_lock);
 	h = qid < NPC_MAX ? npc_handles[qid] : NULL;
@@ -314,7 +337,7 @@ static ssize_t io_write(struct file *file, const char __user *ubuf,
 		if (len > PAGE_SIZE)
 			c.rw.dptr.prp2 = cpu_to_le64(a.data_ctrl_dma + PAGE_SIZE);
 	}
-	ret = npc_submit(h, &a, &c, &status);
+	ret = npc_submit(h, &a, &c, edu, &status);
 	npc_last = h;
 	npc_last_status = status;
 	if (!ret && status)

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _NP_ACCEL_H
+#define _NP_ACCEL_H
+
+#include <linux/types.h>
+
+int np_accel_write(u64 dst, const void *src, u32 len);
+
+#endif /* _NP_ACCEL_H */

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the nvme-peer selftests: sysfs and debugfs access,
+ * finding devices, block device I/O.
+ */
+#ifndef NP_UTIL_H
+#define NP_UTIL_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+#define NP_DBG_ACCEL "/sys/kernel/debug/np-accel"
+#define NP_DBG_CLIENT "/sys/kernel/debug/np-client"
+
+/* Write @val to @path; 0 or -errno of the write. */
+static inline int np_write(const char *path, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int fd, n, ret = 0;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, buf, n) != n)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* Read @path into @buf (NUL-terminated, trailing newline cut). */
+static inline int np_read(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	close(fd);
+	buf[n] = '\0';
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return 0;
+}
+
+static inline long long np_read_num(const char *path)
+{
+	char buf[64];
+
+	if (np_read(path, buf, sizeof(buf)))
+		return -1;
+	return strtoll(buf, NULL, 0);
+}
+
+static inline int np_sys(const char *fmt, ...)
+{
+	char cmd[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
+static inline const char *np_topology(void)
+{
+	static char topo[32];
+
+	if (!topo[0] && np_read("/np/topology", topo, sizeof(topo)))
+		strcpy(topo, "switch");
+	return topo;
+}
+
+/* The PCI address of the first device with @vendor:@device, or NULL. */
+static inline const char *np_find_pci(unsigned int vendor, unsigned int device,
+				      int nth)
+{
+	static char found[4][64];
+	static int slot;
+	char path[300], buf[32];
+	struct dirent *d;
+	DIR *dir = opendir("/sys/bus/pci/devices");
+	char *ret = NULL;
+
+	if (!dir)
+		return NULL;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor",
+			 d->d_name);
+		if (np_read(path, buf, sizeof(buf)) ||
+		    strtoul(buf, NULL, 0) != vendor)
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device",
+			 d->d_name);
+		if (np_read(path, buf, sizeof(buf)) ||
+		    strtoul(buf, NULL, 0) != device)
+			continue;
+		if (nth--)
+			continue;
+		ret = found[slot++ % 4];
+		snprintf(ret, 64, "%.63s", d->d_name);
+		break;
+	}
+	closedir(dir);
+	return ret;
+}
+
+#define np_nvme_pci(n)	np_find_pci(0x1b36, 0x0010, n)
+#define np_edu_pci()	np_find_pci(0x1234, 0x11e8, 0)
+#define np_ivshmem_pci() np_find_pci(0x1af4, 0x1110, 0)
+
+/* The nvmeN name of the controller at PCI address @pci ("" if none). */
+static inline const char *np_ctrl_of(const char *pci)
+{
+	static char name[32];
+	char path[300];
+	struct dirent *d;
+	DIR *dir;
+
+	name[0] = '\0';
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/nvme", pci);
+	dir = opendir(path);
+	if (!dir)
+		return name;
+	while ((d = readdir(dir)))
+		if (!strncmp(d->d_name, "nvme", 4))
+			snprintf(name, sizeof(name), "%.31s", d->d_name);
+	closedir(dir);
+	return name;
+}
+
+/* Wait up to @secs for @path to read @want. */
+static inline int np_wait_for(const char *path, const char *want, int secs)
+{
+	char buf[64];
+	int i;
+
+	for (i = 0; i < secs * 10; i++) {
+		if (!np_read(path, buf, sizeof(buf)) && !strcmp(buf, want))
+			return 0;
+		usleep(100000);
+	}
+	return -ETIMEDOUT;
+}
+
+/* Aligned O_DIRECT block I/O on @dev. */
+static inline int np_blk_io(const char *dev, int write_it, off_t off,
+			    void *buf, size_t len)
+{
+	int fd = open(dev, O_RDWR | O_DIRECT);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write_it ? pwrite(fd, buf, len, off) : pread(fd, buf, len, off);
+	if (n != (ssize_t)len)
+		n = n < 0 ? -errno : -EIO;
+	else
+		n = 0;
+	if (write_it && !n && fsync(fd))
+		n = -errno;
+	close(fd);
+	return n;
+}
+
+static inline void *np_aligned(size_t len)
+{
+	void *p = NULL;
+
+	if (posix_memalign(&p, 4096, len))
+		return NULL;
+	return p;
+}
+
+static inline void np_fill(void *buf, size_t len, unsigned int seed)
+{
+	unsigned char *p = buf;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		seed = seed * 1103515245 + 12345;
+		p[i] = seed >> 16;
+	}
+}
+
+#endif /* NP_UTIL_H */

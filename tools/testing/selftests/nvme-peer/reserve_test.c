@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvme-peer reservation core: sysfs, the in-kernel API (through the
+ * np-client test module, the CPU acting as the peer), real I/O on reserved
+ * queues, revocation by reset, removal and unload, bad input, concurrency.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sys/wait.h>
+
+#include "np_util.h"
+#include "kselftest_harness.h"
+
+struct np_ctx {
+	char pci[64];		/* the controller's PCI address */
+	char name[32];		/* nvmeN */
+	char peer[128];		/* /sys/class/nvme/nvmeN/peer */
+	char bdev[64];		/* /dev/nvmeNn1 */
+	int first, nr;
+};
+
+static int np_ctx_init(struct np_ctx *c)
+{
+	const char *pci = np_nvme_pci(0);
+	char path[256];
+	int i;
+
+	if (!pci)
+		return -ENODEV;
+	snprintf(c->pci, sizeof(c->pci), "%s", pci);
+	for (i = 0; i < 100 && !np_ctrl_of(c->pci)[0]; i++)
+		usleep(100000);
+	snprintf(c->name, sizeof(c->name), "%s", np_ctrl_of(c->pci));
+	snprintf(c->peer, sizeof(c->peer), "/sys/class/nvme/%s/peer", c->name);
+	snprintf(c->bdev, sizeof(c->bdev), "/dev/%sn1", c->name);
+	snprintf(path, sizeof(path), "%s/live", c->peer);
+	if (np_wait_for(path, "1", 30))
+		return -ETIMEDOUT;
+	snprintf(path, sizeof(path), "%s/first_qid", c->peer);
+	c->first = np_read_num(path);
+	snprintf(path, sizeof(path), "%s/nr_qids", c->peer);
+	c->nr = np_read_num(path);
+	return 0;
+}
+
+static int np_create(struct np_ctx *c, const char *fmt, ...)
+{
+	char path[256], args[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), "%s/create", c->peer);
+	return np_write(path, "%s", args);
+}
+
+static int np_delete(struct np_ctx *c, int qid)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/delete", c->peer);
+	return np_write(path, "%d", qid);
+}
+
+static long long np_attr(struct np_ctx *c, const char *attr)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", c->peer, attr);
+	return np_read_num(path);
+}
+
+static int np_qattr(struct np_ctx *c, int qid, const char *attr, char *buf,
+		    size_t len)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/q%d/%s", c->peer, qid, attr);
+	return np_read(path, buf, len);
+}
+
+static int np_count_qdirs(struct np_ctx *c)
+{
+	struct dirent *d;
+	DIR *dir = opendir(c->peer);
+	int n = 0;
+
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)))
+		n += d->d_name[0] == 'q' && d->d_name[1] >= '0' &&
+		     d->d_name[1] <= '9';
+	closedir(dir);
+	return n;
+}
+
+/* Release everything np-client holds and every sysfs reservation. */
+static void np_clean(struct np_ctx *c)
+{
+	int qid;
+
+	np_write(NP_DBG_CLIENT "/release", "all");
+	for (qid = c->first; qid < c->first + c->nr; qid++)
+		np_delete(c, qid);
+}
+
+/* np-client's status line for @qid, or -ENOENT. */
+static int np_client_status(int qid, char *line, size_t len)
+{
+	char buf[8192], key[32], *l, *save;
+
+	if (np_read(NP_DBG_CLIENT "/status", buf, sizeof(buf)))
+		return -EIO;
+	snprintf(key, sizeof(key), "qid=%d ", qid);
+	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(l, key, strlen(key))) {
+			snprintf(line, len, "%s", l);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* Reserve through the in-kernel API; returns the qid np-client got. */
+static int np_client_reserve(struct np_ctx *c, const char *sq, const char *cq,
+			     const char *data, const char *peer)
+{
+	char buf[8192];
+	int before = -1, qid, ret;
+
+	ret = np_write(NP_DBG_CLIENT "/reserve", "%s 1 64 %s %s %s 8192 %s",
+		       c->name, sq, cq, data, peer);
+	if (ret)
+		return ret;
+	/* the new one is the qid np-client did not have before */
+	for (qid = c->first; qid < c->first + c->nr; qid++) {
+		char path[256];
+
+		snprintf(path, sizeof(path), "%s/q%d/owner", c->peer, qid);
+		if (!np_read(path, buf, sizeof(buf)) && !strcmp(buf, "kernel"))
+			before = qid;
+	}
+	return before;
+}
+
+static int np_io(int qid, char op, long long slba, int nlb, int seed)
+{
+	return np_write(NP_DBG_CLIENT "/io", "%d %c %lld %d %d", qid, op, slba,
+			nlb, seed);
+}
+
+FIXTURE(np) {
+	struct np_ctx c;
+};
+
+FIXTURE_SETUP(np)
+{
+	if (access(NP_DBG_CLIENT, F_OK))
+		ASSERT_EQ(0, np_sys("modprobe np-client"));
+	ASSERT_EQ(0, np_ctx_init(&self->c));
+	ASSERT_LT(0, self->c.nr);
+	np_clean(&self->c);
+	ASSERT_EQ(self->c.nr, np_attr(&self->c, "free"));
+}
+
+FIXTURE_TEARDOWN(np)
+{
+	np_clean(&self->c);
+}
+
+TEST_F(np, sysfs_reserve_list_delete)
+{
+	struct np_ctx *c = &self->c;
+	char buf[64];
+
+	ASSERT_EQ(0, np_create(c, "nsid=1 depth=64"));
+	EXPECT_EQ(c->nr - 1, np_attr(c, "free"));
+	EXPECT_EQ(1, np_count_qdirs(c));
+	ASSERT_EQ(0, np_qattr(c, c->first, "qid", buf, sizeof(buf)));
+	EXPECT_EQ(c->first, atoi(buf));
+	ASSERT_EQ(0, np_qattr(c, c->first, "depth", buf, sizeof(buf)));
+	EXPECT_STREQ("64", buf);
+	ASSERT_EQ(0, np_qattr(c, c->first, "state", buf, sizeof(buf)));
+	EXPECT_STREQ("active", buf);
+	ASSERT_EQ(0, np_qattr(c, c->first, "owner", buf, sizeof(buf)));
+	EXPECT_STREQ("sysfs", buf);
+	ASSERT_EQ(0, np_qattr(c, c->first, "sq_placement", buf, sizeof(buf)));
+	EXPECT_STREQ("host", buf);
+	ASSERT_EQ(0, np_qattr(c, c->first, "sq_doorbell", buf, sizeof(buf)));
+	EXPECT_NE(0, (int)!!strtoull(buf, NULL, 0));
+
+	/* a second one with an explicit qid, placed in the CMB */
+	ASSERT_EQ(0, np_create(c, "nsid=1 depth=16 sq=cmb qid=%d", c->first + 3));
+	ASSERT_EQ(0, np_qattr(c, c->first + 3, "sq_placement", buf, sizeof(buf)));
+	EXPECT_STREQ("cmb", buf);
+	EXPECT_EQ(-EBUSY, np_create(c, "nsid=1 qid=%d", c->first + 3));
+	EXPECT_EQ(2, np_count_qdirs(c));
+
+	ASSERT_EQ(0, np_delete(c, c->first));
+	ASSERT_EQ(0, np_delete(c, c->first + 3));
+	EXPECT_EQ(0, np_count_qdirs(c));
+	EXPECT_EQ(c->nr, np_attr(c, "free"));
+	EXPECT_EQ(-ENOENT, np_delete(c, c->first));
+}
+
+TEST_F(np, sysfs_bad_input_changes_nothing)
+{
+	struct np_ctx *c = &self->c;
+	char path[256];
+	const struct { const char *in; int err; } cases[] = {
+		{ "nsid=1 bogus=1", -EINVAL },
+		{ "depth=64", -EINVAL },		/* no nsid */
+		{ "nsid=1 depth=0", -EINVAL },
+		{ "nsid=1 depth=1", -EINVAL },
+		{ "nsid=1 depth=48", -EINVAL },		/* not a power of 2 */
+		{ "nsid=1 depth=4096", -EINVAL },	/* over CAP.MQES+1 */
+		{ "nsid=1 depth", -EINVAL },
+		{ "nsid=1 nsid=1", -EINVAL },
+		{ "nsid=0xffffffff", -EINVAL },
+		{ "nsid=7", -ENODEV },			/* no such namespace */
+		{ "nsid=1 cq=cmb", -EOPNOTSUPP },	/* QEMU: no CMBSZ.CQS */
+		{ "nsid=1 sq=peer", -EINVAL },		/* no peer named */
+		{ "nsid=1 peer=0000:7f:1f.7", -ENODEV },
+		{ "nsid=1 data=host", -EINVAL },	/* no size */
+		{ "nsid=1 data=host data_size=100", -EINVAL },
+		{ "nsid=1 data=host data_size=0x8000000", -EINVAL },
+		{ "nsid=1 qid=1", -EINVAL },		/* blk-mq's qid */
+		{ "nsid=1 sq=gpu", -EINVAL },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		EXPECT_EQ(cases[i].err, np_create(c, "%s", cases[i].in))
+			TH_LOG("input '%s'", cases[i].in);
+		EXPECT_EQ(c->nr, np_attr(c, "free"));
+		EXPECT_EQ(0, np_count_qdirs(c));
+	}
+	snprintf(path, sizeof(path), "%s/delete", c->peer);
+	EXPECT_EQ(-EINVAL, np_write(path, "abc"));
+	EXPECT_EQ(-EINVAL, np_write(path, "70000"));
+	EXPECT_EQ(-ENOENT, np_write(path, "%d", c->first));
+	EXPECT_EQ(c->nr, np_attr(c, "free"));
+}
+
+TEST_F(np, every_qid_held_at_once)
+{
+	struct np_ctx *c = &self->c;
+	int round, i;
+
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < c->nr; i++)
+			ASSERT_EQ(0, np_create(c, "nsid=1 depth=2"))
+				TH_LOG("round %d reservation %d", round, i);
+		EXPECT_EQ(0, np_attr(c, "free"));
+		EXPECT_EQ(c->nr, np_count_qdirs(c));
+		EXPECT_EQ(-ENOSPC, np_create(c, "nsid=1 depth=2"));
+		for (i = 0; i < c->nr; i++)
+			ASSERT_EQ(0, np_delete(c, c->first + i));
+		EXPECT_EQ(c->nr, np_attr(c, "free"));
+	}
+}
+
+/* The CPU, as the peer, does real I/O on a reserved queue. */
+FIXTURE(io) {
+	struct np_ctx c;
+	int qid;
+};
+
+FIXTURE_VARIANT(io) {
+	const char *sq, *cq, *data, *peer;	/* peer: "edu", "ivshmem", "cpu" */
+	char op_case;				/* 'A': edu writes SQEs+doorbell */
+};
+
+FIXTURE_VARIANT_ADD(io, host) { "host", "host", "host", "cpu", 'a' };
+FIXTURE_VARIANT_ADD(io, cmb) { "cmb", "host", "cmb", "cpu", 'a' };
+FIXTURE_VARIANT_ADD(io, peer_bar_sq) { "peer", "host", "host", "ivshmem", 'a' };
+FIXTURE_VARIANT_ADD(io, edu_rings_cmb) { "cmb", "host", "host", "edu", 'A' };
+
+FIXTURE_SETUP(io)
+{
+	const char *peer = variant->peer;
+
+	if (access(NP_DBG_CLIENT, F_OK))
+		ASSERT_EQ(0, np_sys("modprobe np-client"));
+	ASSERT_EQ(0, np_ctx_init(&self->c));
+	np_clean(&self->c);
+	if (!strcmp(peer, "edu"))
+		peer = np_edu_pci();
+	else if (!strcmp(peer, "ivshmem"))
+		peer = np_ivshmem_pci();
+	ASSERT_NE(NULL, peer);
+	self->qid = np_client_reserve(&self->c, variant->sq, variant->cq,
+				      variant->data, peer);
+	ASSERT_LE(self->c.first, self->qid);
+}
+
+FIXTURE_TEARDOWN(io)
+{
+	np_clean(&self->c);
+}
+
+static void np_case(char *op, char base_case)
+{
+	if (base_case == 'A')
+		*op = *op - 'a' + 'A';
+}
+
+TEST_F(io, peer_io_matches_block_device)
+{
+	unsigned char *blk = np_aligned(4096), *dat = malloc(8192);
+	char r = 'r', w = 'w';
+	int n;
+
+	ASSERT_NE(NULL, blk);
+	ASSERT_NE(NULL, dat);
+	np_case(&r, variant->op_case);
+	np_case(&w, variant->op_case);
+
+	/* peer writes, block device reads */
+	ASSERT_EQ(0, np_io(self->qid, w, 2048, 8, 7));
+	ASSERT_EQ(0, np_io(self->qid, r, 2048, 8, 0));
+	n = open(NP_DBG_CLIENT "/data", O_RDONLY);
+	ASSERT_LE(0, n);
+	ASSERT_EQ(8192, read(n, dat, 8192));
+	close(n);
+	ASSERT_EQ(0, np_blk_io(self->c.bdev, 0, 2048 * 512, blk, 4096));
+	EXPECT_EQ(0, memcmp(blk, dat, 4096));
+
+	/* block device writes, peer reads */
+	np_fill(blk, 4096, variant->op_case + 1000);
+	ASSERT_EQ(0, np_blk_io(self->c.bdev, 1, 4096 * 512, blk, 4096));
+	ASSERT_EQ(0, np_io(self->qid, r, 4096, 8, 0));
+	n = open(NP_DBG_CLIENT "/data", O_RDONLY);
+	ASSERT_LE(0, n);
+	ASSERT_EQ(8192, read(n, dat, 8192));
+	close(n);
+	EXPECT_EQ(0, memcmp(blk, dat, 4096));
+	free(blk);
+	free(dat);
+}
+
+TEST_F(np, block_device_works_beside_peer_io)
+{
+	struct np_ctx *c = &self->c;
+	int qid, status, i;
+	pid_t child;
+
+	qid = np_client_reserve(c, "cmb", "host", "host", "cpu");
+	ASSERT_LE(c->first, qid);
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		unsigned char *w = np_aligned(4096), *r = np_aligned(4096);
+
+		for (i = 0; i < 100; i++) {
+			np_fill(w, 4096, i);
+			if (np_blk_io(c->bdev, 1, (64 << 20) + i * 4096, w, 4096) ||
+			    np_blk_io(c->bdev, 0, (64 << 20) + i * 4096, r, 4096) ||
+			    memcmp(w, r, 4096))
+				_exit(1);
+		}
+		_exit(0);
+	}
+	for (i = 0; i < 40; i++)
+		ASSERT_EQ(0, np_io(qid, i & 1 ? 'r' : 'w', 8192 + i * 8, 8, i));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+TEST_F(np, reset_revokes_every_reservation_once)
+{
+	struct np_ctx *c = &self->c;
+	char path[256], line[256], buf[64];
+	int q1, q2, q3;
+
+	q1 = np_client_reserve(c, "cmb", "host", "cmb", "cpu");
+	ASSERT_LE(c->first, q1);
+	q2 = np_client_reserve(c, "host", "host", "host", "cpu");
+	ASSERT_LE(c->first, q2);
+	ASSERT_EQ(0, np_create(c, "nsid=1 qid=%d", c->first + c->nr - 1));
+	q3 = c->first + c->nr - 1;
+	ASSERT_EQ(0, np_io(q1, 'w', 0, 8, 1));
+
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/reset_controller",
+		 c->name);
+	ASSERT_EQ(0, np_write(path, "1"));
+	snprintf(path, sizeof(path), "%s/live", c->peer);
+	ASSERT_EQ(0, np_wait_for(path, "1", 30));
+
+	ASSERT_EQ(0, np_client_status(q1, line, sizeof(line)));
+	EXPECT_NE(NULL, strstr(line, "state=revoked reason=reset callbacks=1"))
+		TH_LOG("%s", line);
+	ASSERT_EQ(0, np_client_status(q2, line, sizeof(line)));
+	EXPECT_NE(NULL, strstr(line, "state=revoked reason=reset callbacks=1"))
+		TH_LOG("%s", line);
+	ASSERT_EQ(0, np_qattr(c, q3, "state", buf, sizeof(buf)));
+	EXPECT_STREQ("revoked", buf);
+	ASSERT_EQ(0, np_qattr(c, q3, "reason", buf, sizeof(buf)));
+	EXPECT_STREQ("reset", buf);
+	/* I/O on a revoked queue is refused, not attempted */
+	EXPECT_EQ(-ENXIO, np_io(q1, 'r', 0, 8, 0));
+	/* revoked reservations keep their qid until released */
+	EXPECT_EQ(c->nr - 3, np_attr(c, "free"));
+
+	/* new reservations work after the reset; revoked ones stay revoked */
+	q3 = np_client_reserve(c, "cmb", "host", "host", "cpu");
+	ASSERT_LE(c->first, q3);
+	EXPECT_EQ(0, np_io(q3, 'r', 0, 8, 0));
+	ASSERT_EQ(0, np_client_status(q1, line, sizeof(line)));
+	EXPECT_NE(NULL, strstr(line, "state=revoked"));
+}
+
+TEST_F(np, unload_with_live_reservations)
+{
+	struct np_ctx *c = &self->c;
+
+	ASSERT_EQ(0, np_create(c, "nsid=1 sq=cmb qid=%d", c->first));
+	ASSERT_EQ(0, np_create(c, "nsid=1 qid=%d", c->first + 1));
+	ASSERT_EQ(0, np_sys("rmmod np-client"));
+	ASSERT_EQ(0, np_sys("rmmod nvme-peer"));
+	EXPECT_NE(0, access(c->peer, F_OK));
+	ASSERT_EQ(0, np_sys("modprobe nvme-peer"));
+	ASSERT_EQ(0, np_ctx_init(c));
+	EXPECT_EQ(c->nr, np_attr(c, "free"));
+	EXPECT_EQ(0, np_count_qdirs(c));
+	/* the same qids can be created again: unload deleted them */
+	EXPECT_EQ(0, np_create(c, "nsid=1 qid=%d", c->first));
+	EXPECT_EQ(0, np_create(c, "nsid=1 qid=%d", c->first + 1));
+	ASSERT_EQ(0, np_sys("modprobe np-client"));
+}
+
+struct np_thread_arg {
+	struct np_ctx *c;
+	int qid, rounds, failures;
+	int *stop;
+};
+
+static void *np_churn(void *p)
+{
+	struct np_thread_arg *a = p;
+	int i, ret;
+
+	for (i = 0; i < a->rounds; i++) {
+		if (a->stop && __atomic_load_n(a->stop, __ATOMIC_RELAXED))
+			break;
+		ret = np_create(a->c, "nsid=1 depth=4 qid=%d", a->qid);
+		if (!ret)
+			ret = np_delete(a->c, a->qid);
+		/* racing a reset: the controller may be down for a while */
+		if (ret && !(a->stop && (ret == -EAGAIN || ret == -EIO)))
+			a->failures++;
+	}
+	return NULL;
+}
+
+TEST_F(np, many_threads_reserve_and_release)
+{
+	struct np_ctx *c = &self->c;
+	struct np_thread_arg args[8];
+	pthread_t th[8];
+	int i, n = c->nr < 8 ? c->nr : 8;
+
+	for (i = 0; i < n; i++) {
+		args[i] = (struct np_thread_arg){ c, c->first + i, 25, 0, NULL };
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, np_churn, &args[i]));
+	}
+	for (i = 0; i < n; i++) {
+		pthread_join(th[i], NULL);
+		EXPECT_EQ(0, args[i].failures) TH_LOG("thread %d", i);
+	}
+	EXPECT_EQ(c->nr, np_attr(c, "free"));
+	EXPECT_EQ(0, np_count_qdirs(c));
+}
+
+TEST_F(np, reservations_race_resets)
+{
+	struct np_ctx *c = &self->c;
+	struct np_thread_arg args[4];
+	int stop = 0;
+	char path[256];
+	pthread_t th[4];
+	int i, qid;
+
+	for (i = 0; i < 4; i++) {
+		args[i] = (struct np_thread_arg){ c, c->first + i, 1000, 0, &stop };
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, np_churn, &args[i]));
+	}
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/reset_controller",
+		 c->name);
+	for (i = 0; i < 2; i++) {
+		usleep(300000);
+		EXPECT_EQ(0, np_write(path, "1"));
+	}
+	usleep(300000);
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < 4; i++) {
+		pthread_join(th[i], NULL);
+		EXPECT_EQ(0, args[i].failures) TH_LOG("thread %d", i);
+	}
+	snprintf(path, sizeof(path), "%s/live", c->peer);
+	ASSERT_EQ(0, np_wait_for(path, "1", 30));
+	np_clean(c);
+	EXPECT_EQ(c->nr, np_attr(c, "free"));
+	qid = np_client_reserve(c, "host", "host", "host", "cpu");
+	ASSERT_LE(c->first, qid);
+	EXPECT_EQ(0, np_io(qid, 'w', 16, 8, 3));
+}
+
+TEST_F(np, pci_remove_rescan_revokes)
+{
+	struct np_ctx *c = &self->c;
+	char path[256], line[256];
+	int qid;
+
+	qid = np_client_reserve(c, "cmb", "host", "cmb", "cpu");
+	ASSERT_LE(c->first, qid);
+	ASSERT_EQ(0, np_create(c, "nsid=1 qid=%d", c->first + c->nr - 1));
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", c->pci);
+	ASSERT_EQ(0, np_write(path, "1"));
+	ASSERT_EQ(0, np_client_status(qid, line, sizeof(line)));
+	EXPECT_NE(NULL, strstr(line, "state=revoked reason=removed callbacks=1"))
+		TH_LOG("%s", line);
+	EXPECT_EQ(-ENXIO, np_io(qid, 'r', 0, 8, 0));
+	ASSERT_EQ(0, np_write(NP_DBG_CLIENT "/release", "all"));
+
+	ASSERT_EQ(0, np_write("/sys/bus/pci/rescan", "1"));
+	ASSERT_EQ(0, np_ctx_init(c));
+	EXPECT_EQ(c->nr, np_attr(c, "free"));
+	qid = np_client_reserve(c, "cmb", "host", "host", "cpu");
+	ASSERT_LE(c->first, qid);
+	EXPECT_EQ(0, np_io(qid, 'r', 0, 8, 0));
+}
+
+TEST_HARNESS_MAIN

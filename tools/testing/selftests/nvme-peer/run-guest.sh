@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Runs inside the test VM (scripts/vm-run): loads the modules, runs the KUnit
+# suites and the kselftests of this topology, and frames each in
+# "NP-BEGIN kind name" / "NP-END kind name rc=N" for scripts/results.
+topo=$(cat /np/topology)
+
+kunit() {
+	echo "NP-BEGIN kunit $1"
+	dmesg -c > /dev/null
+	modprobe "$1"
+	rc=$?
+	dmesg | sed 's/^\[[^]]*\] //'
+	rmmod "$1" || rc=1
+	echo "NP-END kunit $1 rc=$rc"
+}
+
+kselftest() {
+	echo "NP-BEGIN kselftest $1"
+	"/np/tests/$1"
+	echo "NP-END kselftest $1 rc=$?"
+}
+
+wait_for() {
+	i=0
+	while [ ! -e "$1" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -e "$1" ]
+}
+
+# With peer_queues=0 (the default) nvme-pci is unchanged and nvme-peer has
+# nothing to hand out.  (The host checks in QEMU's trace that shadow
+# doorbells were configured by this load only.)
+if [ "$topo" = switch ]; then
+	echo "NP-BEGIN shell peer_queues_0"
+	modprobe nvme && wait_for /dev/nvme0n1 && sleep 1
+	if modprobe nvme-peer 2>/dev/null; then
+		echo "not ok 1 nvme-peer refuses to load without peer_queues"
+	else
+		echo "ok 1 nvme-peer refuses to load without peer_queues"
+	fi
+	if [ -e /sys/class/nvme/nvme0/peer ]; then
+		echo "not ok 2 no peer directory without peer_queues"
+	else
+		echo "ok 2 no peer directory without peer_queues"
+	fi
+	if dd if=/dev/nvme0n1 of=/dev/null bs=4096 count=16 2>/dev/null; then
+		echo "ok 3 block device works without peer_queues"
+	else
+		echo "not ok 3 block device works without peer_queues"
+	fi
+	rmmod nvme nvme-core
+	echo "NP-END shell peer_queues_0 rc=0"
+fi
+
+modprobe nvme peer_queues=8 || echo "NP-FATAL modprobe nvme"
+for c in /dev/nvme0n1 /sys/class/nvme/nvme0; do wait_for $c; done
+[ "$topo" = two-ctrl ] && wait_for /dev/nvme1n1
+modprobe nvme-peer || echo "NP-FATAL modprobe nvme-peer"
+modprobe np-accel || echo "NP-FATAL modprobe np-accel"
+wait_for /sys/class/nvme/nvme0/peer
+
+[ "$topo" = switch ] && kunit nvme-peer-kunit
+kselftest smoke_test
+kselftest topology_test
+[ "$topo" = switch ] && kselftest reserve_test
+[ "$topo" = two-ctrl ] && kselftest two_ctrl_test
+rmmod np-client 2>/dev/null
+rmmod np-accel nvme-peer nvme nvme-core || echo "NP-FATAL module unload"
+exit 0

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What each topology must allow and refuse: peer-to-peer placement works
+ * below a common switch and is refused with -EXDEV across root ports or
+ * through an IOMMU's ACS redirect; host placement and the controller's own
+ * CMB work everywhere, and so does I/O on a host-placed queue.
+ */
+#include "np_util.h"
+#include "kselftest_harness.h"
+
+static int np_peer_dir(char *buf, size_t len)
+{
+	const char *pci = np_nvme_pci(0);
+
+	if (!pci || !np_ctrl_of(pci)[0])
+		return -ENODEV;
+	snprintf(buf, len, "/sys/class/nvme/%s/peer", np_ctrl_of(pci));
+	return 0;
+}
+
+static int np_do(const char *dir, const char *file, const char *fmt,
+		 const char *arg)
+{
+	char path[300];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return np_write(path, fmt, arg);
+}
+
+static void np_delete_all(const char *dir)
+{
+	char path[300];
+	int q, first, nr;
+
+	snprintf(path, sizeof(path), "%s/first_qid", dir);
+	first = np_read_num(path);
+	snprintf(path, sizeof(path), "%s/nr_qids", dir);
+	nr = np_read_num(path);
+	snprintf(path, sizeof(path), "%s/delete", dir);
+	for (q = first; q < first + nr; q++)
+		np_write(path, "%d", q);
+}
+
+TEST(p2p_placement_follows_topology)
+{
+	const char *edu = np_edu_pci(), *ivshmem = np_ivshmem_pci();
+	const char *topo = np_topology();
+	int p2p = !strcmp(topo, "switch") || !strcmp(topo, "two-ctrl");
+	int want = p2p ? 0 : -EXDEV;
+	char dir[128];
+
+	ASSERT_EQ(0, np_peer_dir(dir, sizeof(dir)));
+	ASSERT_NE(NULL, edu);
+	ASSERT_NE(NULL, ivshmem);
+	np_delete_all(dir);
+	EXPECT_EQ(want, np_do(dir, "create", "nsid=1 sq=cmb peer=%s", edu));
+	EXPECT_EQ(want, np_do(dir, "create",
+			      "nsid=1 data=cmb data_size=4096 peer=%s", edu));
+	EXPECT_EQ(want, np_do(dir, "create", "nsid=1 sq=peer peer=%s", ivshmem));
+	np_delete_all(dir);
+}
+
+TEST(host_and_own_cmb_work_everywhere)
+{
+	const char *edu = np_edu_pci();
+	char dir[128];
+
+	ASSERT_EQ(0, np_peer_dir(dir, sizeof(dir)));
+	np_delete_all(dir);
+	EXPECT_EQ(0, np_do(dir, "create", "nsid=1 peer=%s", edu));
+	EXPECT_EQ(0, np_do(dir, "create", "nsid=1 sq=cmb%s", ""));
+	np_delete_all(dir);
+}
+
+TEST(host_queue_io_works_everywhere)
+{
+	const char *pci = np_nvme_pci(0);
+	unsigned char *blk = np_aligned(4096), dat[4096];
+	char buf[512], dev[64];
+	int fd, qid = -1, q;
+
+	ASSERT_NE(NULL, pci);
+	ASSERT_NE(NULL, blk);
+	if (access(NP_DBG_CLIENT, F_OK))
+		ASSERT_EQ(0, np_sys("modprobe np-client"));
+	/* CTRL NSID DEPTH SQ CQ DATA DATA_SIZE PEER */
+	ASSERT_EQ(0, np_write(NP_DBG_CLIENT "/reserve",
+			      "%s 1 32 %s %s %s 4096 cpu", np_ctrl_of(pci),
+			      "host", "host", "host"));
+	ASSERT_EQ(0, np_read(NP_DBG_CLIENT "/status", buf, sizeof(buf)));
+	q = sscanf(buf, "qid=%d", &qid);
+	ASSERT_EQ(1, q);
+	np_fill(blk, 4096, 99);
+	snprintf(dev, sizeof(dev), "/dev/%sn1", np_ctrl_of(pci));
+	ASSERT_EQ(0, np_blk_io(dev, 1, 12 << 20, blk, 4096));
+	ASSERT_EQ(0, np_write(NP_DBG_CLIENT "/io", "%d r %d 8 0", qid,
+			      (12 << 20) / 512));
+	fd = open(NP_DBG_CLIENT "/data", O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(4096, read(fd, dat, sizeof(dat)));
+	close(fd);
+	EXPECT_EQ(0, memcmp(blk, dat, 4096));
+	EXPECT_EQ(0, np_write(NP_DBG_CLIENT "/release", "all"));
+	free(blk);
+}
+
+TEST_HARNESS_MAIN
