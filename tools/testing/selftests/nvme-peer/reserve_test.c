@@ -36,6 +36,9 @@ static int np_ctx_init(struct np_ctx *c)
 	snprintf(path, sizeof(path), "%s/live", c->peer);
 	if (np_wait_for(path, "1", 30))
 		return -ETIMEDOUT;
+	/* namespaces are scanned after the controller is live */
+	for (i = 0; i < 300 && access(c->bdev, F_OK); i++)
+		usleep(100000);
 	snprintf(path, sizeof(path), "%s/first_qid", c->peer);
 	c->first = np_read_num(path);
 	snprintf(path, sizeof(path), "%s/nr_qids", c->peer);

@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The `make demo` story, run inside the switch topology by scripts/demo.
+set -e
+say() { printf '\n== %s\n' "$*"; }
+show() { printf '   %-14s %s\n' "$1" "$(cat "$2")"; }
+
+say "nvme-pci holds back 8 I/O queue pairs for peers (nvme.peer_queues=8)"
+modprobe nvme peer_queues=8
+while [ ! -e /dev/nvme0n1 ]; do sleep 0.1; done
+modprobe nvme-peer
+modprobe np-accel
+modprobe np-client
+P=/sys/class/nvme/nvme0/peer
+show first_qid $P/first_qid
+show nr_qids $P/nr_qids
+show free $P/free
+show cmbsz $P/cmbsz
+
+EDU=$(for d in /sys/bus/pci/devices/*; do
+	[ "$(cat $d/vendor):$(cat $d/device)" = "0x1234:0x11e8" ] && basename $d
+done)
+say "A driver reserves a queue pair for the edu device ($EDU): SQ in the CMB"
+echo "nvme0 1 64 cmb host host 8192 $EDU" > /sys/kernel/debug/np-client/reserve
+Q=$(cat $P/first_qid)
+for a in qid sq_placement cq_placement sq_addr cq_addr sq_doorbell cq_doorbell state; do
+	show $a $P/q$Q/$a
+done
+
+say "The edu device writes a Write SQE into the CMB and rings the doorbell itself"
+t0=$(date +%s)
+echo "$Q W 2048 8 1234" > /sys/kernel/debug/np-client/io
+echo "$Q R 2048 8 0" > /sys/kernel/debug/np-client/io
+echo "   2 commands submitted peer-to-peer in $(( $(date +%s) - t0 )) s (QEMU's edu takes ~100 ms a DMA)"
+say "The block device sees the peer's data"
+dd if=/dev/nvme0n1 bs=512 skip=2048 count=8 2>/dev/null | md5sum | sed 's/^/   block device: /'
+head -c 4096 /sys/kernel/debug/np-client/data | md5sum | sed 's/^/   peer buffer:  /'
+
+say "A controller reset revokes the reservation; the driver is told once"
+echo 1 > /sys/class/nvme/nvme0/reset_controller
+while [ "$(cat $P/live)" != 1 ]; do sleep 0.1; done
+sed 's/^/   /' /sys/kernel/debug/np-client/status
+show state $P/q$Q/state
+show reason $P/q$Q/reason
+echo all > /sys/kernel/debug/np-client/release
+show free $P/free
+say "done"
