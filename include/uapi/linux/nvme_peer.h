@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * nvme-peer user API: /dev/nvme-peer hands an NVMe I/O queue pair to a
+ * process (a GPU/accelerator runtime) which maps the queues, the doorbells
+ * and the data buffer, or gives their bus addresses to its device.
+ * See Documentation/nvme/peer-queues.rst.
+ *
+ * Every ioctl argument starts with a __u32 size: user space sets it to the
+ * size of the struct it was built with.  The kernel accepts smaller structs
+ * (older user space: missing fields read as 0) and larger ones whose extra
+ * bytes are all zero (-E2BIG otherwise), like openat2() and clone3().
+ * Reserved fields and flags must be 0 (-EINVAL otherwise).  No implicit
+ * padding; pointers and addresses are __u64.
+ */
+#ifndef _UAPI_LINUX_NVME_PEER_H
+#define _UAPI_LINUX_NVME_PEER_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+/* placements of the SQ, the CQ and the data buffer */
+#define NVME_PEER_PLACE_NONE	0	/* data buffer only: none */
+#define NVME_PEER_PLACE_HOST	1	/* host memory */
+#define NVME_PEER_PLACE_CMB	2	/* the controller's memory buffer */
+#define NVME_PEER_PLACE_PEER	3	/* the peer device's P2PDMA memory */
+
+/* NVME_PEER_IOC_RESERVE flags */
+#define NVME_PEER_RESERVE_PEER	(1U << 0)	/* peer_domain/peer_bdf valid */
+
+/**
+ * struct nvme_peer_reserve - NVME_PEER_IOC_RESERVE (CAP_SYS_ADMIN)
+ * @size: sizeof(struct nvme_peer_reserve)
+ * @flags: NVME_PEER_RESERVE_*
+ * @ctrl: controller instance: N of /dev/nvmeN
+ * @nsid: namespace
+ * @depth: entries per queue, a power of two from 2 to CAP.MQES + 1
+ * @qid: in: the qid wanted, 0 for any; out: the qid
+ * @sq: NVME_PEER_PLACE_* of the submission queue
+ * @cq: NVME_PEER_PLACE_* of the completion queue
+ * @data: NVME_PEER_PLACE_* of the data buffer
+ * @rsvd: 0
+ * @peer_domain: PCI domain of the peer device (NVME_PEER_RESERVE_PEER)
+ * @peer_bdf: bus << 8 | devfn of the peer device (NVME_PEER_RESERVE_PEER)
+ * @data_size: bytes, a page multiple up to 64 MiB (0 without data buffer)
+ */
+struct nvme_peer_reserve {
+	__u32 size;
+	__u32 flags;
+	__u32 ctrl;
+	__u32 nsid;
+	__u32 depth;
+	__u32 qid;
+	__u8 sq;
+	__u8 cq;
+	__u8 data;
+	__u8 rsvd;
+	__u32 peer_domain;
+	__u32 peer_bdf;
+	__u32 rsvd2;
+	__u64 data_size;
+};
+
+/**
+ * struct nvme_peer_attach - NVME_PEER_IOC_ATTACH
+ * @size: sizeof(struct nvme_peer_attach)
+ * @flags: 0
+ * @ctrl: controller instance: N of /dev/nvmeN
+ * @qid: a reservation an administrator made with uid=/gid= in sysfs
+ */
+struct nvme_peer_attach {
+	__u32 size;
+	__u32 flags;
+	__u32 ctrl;
+	__u32 qid;
+};
+
+/* struct nvme_peer_info.state */
+#define NVME_PEER_STATE_ACTIVE	1
+#define NVME_PEER_STATE_REVOKED	2
+
+/* struct nvme_peer_info.reason */
+#define NVME_PEER_REVOKE_NONE		0
+#define NVME_PEER_REVOKE_RELEASE	1
+#define NVME_PEER_REVOKE_ADMIN		2
+#define NVME_PEER_REVOKE_RESET		3
+#define NVME_PEER_REVOKE_CTRL_DOWN	4
+#define NVME_PEER_REVOKE_REMOVED	5
+#define NVME_PEER_REVOKE_UNLOAD		6
+
+/* mmap offsets of the regions (struct nvme_peer_info.*_off) */
+#define NVME_PEER_INFO_DB_MAP	(1U << 0)	/* db region may be mapped */
+
+/**
+ * struct nvme_peer_info - NVME_PEER_IOC_QUERY
+ * @size: sizeof(struct nvme_peer_info), set by user space
+ * @flags: out: NVME_PEER_INFO_*
+ * @ctrl: controller instance
+ * @qid: queue id (SQ and CQ)
+ * @nsid: namespace
+ * @depth: entries per queue
+ * @lba_shift: log2 of the namespace's LBA size
+ * @state: NVME_PEER_STATE_*
+ * @reason: NVME_PEER_REVOKE_*
+ * @db_stride: doorbell stride in bytes
+ * @sq_off: mmap offset of the SQ (64-byte entries)
+ * @sq_size: mmap length of the SQ
+ * @cq_off: mmap offset of the CQ (16-byte entries)
+ * @cq_size: mmap length of the CQ
+ * @data_off: mmap offset of the data buffer
+ * @data_size: its length (0: none)
+ * @db_off: mmap offset of the page holding the two doorbells
+ * @db_size: its length (one page)
+ * @sq_db_in_page: byte offset of the SQ tail doorbell in that page
+ * @cq_db_in_page: byte offset of the CQ head doorbell in that page
+ * @data_ctrl_addr: the data buffer as the controller sees it: the address
+ *	to put in PRP entries (0 unless CAP_SYS_ADMIN)
+ * @sq_addr: bus address of the SQ as the peer sees it (CAP_SYS_ADMIN)
+ * @cq_addr: bus address of the CQ as the peer sees it (CAP_SYS_ADMIN)
+ * @data_addr: bus address of the data buffer for the peer (CAP_SYS_ADMIN)
+ * @sq_db_addr: bus address of the SQ tail doorbell (CAP_SYS_ADMIN)
+ * @cq_db_addr: bus address of the CQ head doorbell (CAP_SYS_ADMIN)
+ */
+struct nvme_peer_info {
+	__u32 size;
+	__u32 flags;
+	__u32 ctrl;
+	__u32 qid;
+	__u32 nsid;
+	__u32 depth;
+	__u32 lba_shift;
+	__u32 state;
+	__u32 reason;
+	__u32 db_stride;
+	__u64 sq_off;
+	__u64 sq_size;
+	__u64 cq_off;
+	__u64 cq_size;
+	__u64 data_off;
+	__u64 data_size;
+	__u64 db_off;
+	__u64 db_size;
+	__u32 sq_db_in_page;
+	__u32 cq_db_in_page;
+	__u64 data_ctrl_addr;
+	__u64 sq_addr;
+	__u64 cq_addr;
+	__u64 data_addr;
+	__u64 sq_db_addr;
+	__u64 cq_db_addr;
+};
+
+/**
+ * struct nvme_peer_ring - NVME_PEER_IOC_RING: the kernel rings the doorbells
+ * @size: sizeof(struct nvme_peer_ring)
+ * @flags: NVME_PEER_RING_SQ and/or NVME_PEER_RING_CQ
+ * @sq_tail: new SQ tail (< depth)
+ * @cq_head: new CQ head (< depth)
+ *
+ * For owners that may not map the doorbell page (it holds other queues'
+ * doorbells unless the stride isolates them).
+ */
+struct nvme_peer_ring {
+	__u32 size;
+	__u32 flags;
+	__u32 sq_tail;
+	__u32 cq_head;
+};
+
+#define NVME_PEER_RING_SQ	(1U << 0)
+#define NVME_PEER_RING_CQ	(1U << 1)
+
+#define NVME_PEER_IOC_MAGIC	'N'
+#define NVME_PEER_IOC_RESERVE	_IOWR(NVME_PEER_IOC_MAGIC, 0x80, struct nvme_peer_reserve)
+#define NVME_PEER_IOC_ATTACH	_IOW(NVME_PEER_IOC_MAGIC, 0x81, struct nvme_peer_attach)
+#define NVME_PEER_IOC_QUERY	_IOWR(NVME_PEER_IOC_MAGIC, 0x82, struct nvme_peer_info)
+#define NVME_PEER_IOC_RELEASE	_IO(NVME_PEER_IOC_MAGIC, 0x83)
+#define NVME_PEER_IOC_RING	_IOW(NVME_PEER_IOC_MAGIC, 0x84, struct nvme_peer_ring)
+
+#endif /* _UAPI_LINUX_NVME_PEER_H */
