@@ -53,6 +53,16 @@ static struct nvme_peer_ctrl *np_ctrl_lookup(struct nvme_ctrl *ctrl)
 	return pctrl;
 }
 
+/*
+ * Wait until no DOWN event is calling an owner back: after this, a queue
+ * released or detached meanwhile is not called back any more.
+ */
+static void np_wait_callbacks(struct nvme_peer_ctrl *pctrl)
+{
+	down_write(&pctrl->cb_sem);
+	up_write(&pctrl->cb_sem);
+}
+
 /* Whether the controller may still run @q's hardware queues. */
 static bool np_hw_gone(struct nvme_peer_queue *q)
 {
@@ -150,17 +160,23 @@ static void np_revoke_locked(struct nvme_peer_queue *q, enum np_qevent ev,
 			     enum nvme_peer_reason reason)
 {
 	struct nvme_peer_ctrl *pctrl = q->pctrl;
+	nvme_peer_revoke_fn revoke;
 	bool notify, hw_live, gone;
+	void *priv;
 
 	lockdep_assert_held(&pctrl->lock);
 	spin_lock(&pctrl->state_lock);
 	if (np_qstate_next(&q->state, ev, &notify) == 0 && notify)
 		q->reason = reason;
 	hw_live = pctrl->live && !np_hw_gone(q);
+	revoke = q->params.revoke;
+	priv = q->params.priv;
 	spin_unlock(&pctrl->state_lock);
+	if (ev == NP_EV_RELEASE)
+		np_wait_callbacks(pctrl);
 
-	if (notify && q->params.revoke)
-		q->params.revoke(q, reason, q->params.priv);
+	if (notify && revoke)
+		revoke(q, reason, priv);
 	if (hw_live)
 		np_delete_hw(q);
 
@@ -368,6 +384,135 @@ void np_queue_snapshot(struct nvme_peer_queue *q, enum np_qstate *state,
 	spin_unlock(&q->pctrl->state_lock);
 }
 
+const char *np_owner_name(enum np_owner owner)
+{
+	switch (owner) {
+	case NP_OWNER_KERNEL:
+		return "kernel";
+	case NP_OWNER_SYSFS:
+		return "sysfs";
+	case NP_OWNER_FILE:
+		return "process";
+	}
+	return "?";
+}
+
+/**
+ * np_attach() - let a process drive a reservation an administrator made
+ * @pctrl: the controller
+ * @qid: the reservation
+ * @revoke: called once if it is revoked while attached
+ * @priv: for @revoke
+ *
+ * Return: the reservation with a reference for the caller, or an ERR_PTR:
+ * -ENOENT (no reservation with @qid), -EACCES (not made with uid=/gid= in
+ * sysfs, or made for another user or group), -EBUSY (attached already),
+ * -ENXIO (revoked).
+ */
+struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
+				  nvme_peer_revoke_fn revoke, void *priv)
+{
+	struct nvme_peer_queue *q;
+	int ret = 0;
+
+	mutex_lock(&pctrl->lock);
+	q = np_find_qid(pctrl, qid);
+	if (!q) {
+		mutex_unlock(&pctrl->lock);
+		return ERR_PTR(-ENOENT);
+	}
+	spin_lock(&pctrl->state_lock);
+	if (q->owner != NP_OWNER_SYSFS || !q->provisioned ||
+	    (uid_valid(q->uid) && !uid_eq(q->uid, current_fsuid())) ||
+	    (gid_valid(q->gid) && !in_group_p(q->gid)))
+		ret = -EACCES;
+	else if (q->attached)
+		ret = -EBUSY;
+	else if (q->state != NP_Q_ACTIVE)
+		ret = -ENXIO;
+	if (!ret) {
+		q->attached = true;
+		q->params.revoke = revoke;
+		q->params.priv = priv;
+		kobject_get(&q->kobj);
+	}
+	spin_unlock(&pctrl->state_lock);
+	mutex_unlock(&pctrl->lock);
+	return ret ? ERR_PTR(ret) : q;
+}
+
+/* Zero the queues and data, and create the queues afresh. */
+static void np_recycle(struct nvme_peer_queue *q)
+{
+	struct nvme_peer_ctrl *pctrl = q->pctrl;
+	struct np_mem *mems[] = { &q->sq, &q->cq, &q->data };
+	bool deleted;
+	int i;
+
+	np_delete_hw(q);
+	spin_lock(&pctrl->state_lock);
+	deleted = q->hw_deleted && q->state == NP_Q_ACTIVE && pctrl->live;
+	spin_unlock(&pctrl->state_lock);
+	if (!deleted)
+		goto out_revoke;
+	for (i = 0; i < ARRAY_SIZE(mems); i++)
+		if (mems[i]->vaddr)
+			memset(mems[i]->vaddr, 0, mems[i]->size);
+	spin_lock(&pctrl->state_lock);
+	q->hw_deleted = false;
+	q->gen = pctrl->disable_gen;
+	spin_unlock(&pctrl->state_lock);
+	if (!np_create_hw(q))
+		return;
+out_revoke:
+	np_revoke_locked(q, NP_EV_REVOKE, NVME_PEER_REASON_RELEASE);
+}
+
+/**
+ * np_detach() - a process lets go of an attached reservation
+ * @q: from np_attach()
+ *
+ * The reservation stays provisioned for the next process: its queues are
+ * deleted, zeroed and created again, so nothing the last process left in
+ * them reaches the next one.  If that fails, it is revoked.
+ */
+void np_detach(struct nvme_peer_queue *q)
+{
+	struct nvme_peer_ctrl *pctrl = q->pctrl;
+	bool active;
+
+	mutex_lock(&pctrl->lock);
+	spin_lock(&pctrl->state_lock);
+	q->attached = false;
+	q->params.revoke = NULL;
+	q->params.priv = NULL;
+	active = q->state == NP_Q_ACTIVE && pctrl->live;
+	spin_unlock(&pctrl->state_lock);
+	np_wait_callbacks(pctrl);
+	if (active)
+		np_recycle(q);
+	mutex_unlock(&pctrl->lock);
+	kobject_put(&q->kobj);
+}
+
+/**
+ * np_ctrl_get_by_instance() - find a controller by its instance number
+ * @instance: N of /dev/nvmeN
+ *
+ * Return: a reference to drop with nvme_peer_ctrl_put(), or NULL.
+ */
+struct nvme_peer_ctrl *np_ctrl_get_by_instance(u32 instance)
+{
+	struct nvme_peer_ctrl *pctrl;
+
+	rcu_read_lock();
+	pctrl = xa_load(&np_ctrls, instance);
+	if (pctrl && !kref_get_unless_zero(&pctrl->ref))
+		pctrl = NULL;
+	rcu_read_unlock();
+	return pctrl;
+}
+
 /* ---- controller events from nvme-pci --------------------------------- */
 
 static void np_ctrl_live(struct nvme_ctrl *ctrl)
@@ -404,6 +549,7 @@ static void np_ctrl_live(struct nvme_ctrl *ctrl)
 	snprintf(pctrl->name, sizeof(pctrl->name), "nvme%d", ctrl->instance);
 	mutex_init(&pctrl->lock);
 	spin_lock_init(&pctrl->state_lock);
+	init_rwsem(&pctrl->cb_sem);
 	INIT_LIST_HEAD(&pctrl->queues);
 	INIT_WORK(&pctrl->free_work, np_free_work);
 
@@ -449,10 +595,13 @@ static void np_revoke_all_nolock(struct nvme_peer_ctrl *pctrl,
 				 enum nvme_peer_reason reason)
 {
 	struct nvme_peer_queue *q;
+	nvme_peer_revoke_fn revoke;
 	bool notify, found;
+	void *priv;
 
 	do {
 		found = false;
+		down_read(&pctrl->cb_sem);
 		spin_lock(&pctrl->state_lock);
 		pctrl->live = false;
 		list_for_each_entry(q, &pctrl->queues, node) {
@@ -462,16 +611,19 @@ static void np_revoke_all_nolock(struct nvme_peer_ctrl *pctrl,
 			if (!notify)
 				continue;
 			q->reason = reason;
+			revoke = q->params.revoke;
+			priv = q->params.priv;
 			kobject_get(&q->kobj);
 			found = true;
 			break;
 		}
 		spin_unlock(&pctrl->state_lock);
 		if (found) {
-			if (q->params.revoke)
-				q->params.revoke(q, reason, q->params.priv);
+			if (revoke)
+				revoke(q, reason, priv);
 			kobject_put(&q->kobj);
 		}
+		up_read(&pctrl->cb_sem);
 	} while (found);
 }
 
@@ -785,10 +937,19 @@ void np_queue_free(struct nvme_peer_queue *q)
 
 static int __init nvme_peer_init(void)
 {
-	int ret = nvme_pci_peer_register(&np_client);
+	int ret = np_cdev_init();
 
+	if (ret)
+		return ret;
+	ret = nvme_pci_peer_register(&np_client);
 	if (ret == -ENODEV)
 		pr_err("nvme.peer_queues is 0: no queue to hand out\n");
+	if (ret)
+		goto out_cdev_exit;
+	return 0;
+
+out_cdev_exit:
+	np_cdev_exit();
 	return ret;
 }
 
@@ -797,6 +958,7 @@ static void __exit nvme_peer_exit(void)
 	struct nvme_peer_ctrl *pctrl;
 	unsigned long i;
 
+	np_cdev_exit();
 	mutex_lock(&np_ctrls_lock);
 	np_unloading = true;
 	mutex_unlock(&np_ctrls_lock);

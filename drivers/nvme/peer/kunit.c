@@ -210,43 +210,47 @@ static void np_test_validate(struct kunit *test)
 /* ---- the sysfs "create" parser ---------------------------------------------- */
 
 static int np_parse(struct kunit *test, const char *in,
-		    struct nvme_peer_params *p, u16 *qid, char *peer)
+		    struct np_create_req *req)
 {
 	char *buf = kunit_kzalloc(test, strlen(in) + 1, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	strcpy(buf, in);
-	return np_parse_create(buf, p, qid, peer, 32);
+	return np_parse_create(buf, req);
 }
 
 static void np_test_parse_good(struct kunit *test)
 {
-	struct nvme_peer_params p;
-	char peer[32];
 	static const char in[] =
 		"nsid=1 depth=0x40 sq=cmb cq=host data=peer data_size=8192 peer=0:3.0 qid=9\n";
-	u16 qid;
+	struct np_create_req req;
+	struct nvme_peer_params *p = &req.p;
 
-	KUNIT_ASSERT_EQ(test, np_parse(test, in, &p, &qid, peer), 0);
-	KUNIT_EXPECT_EQ(test, p.nsid, 1U);
-	KUNIT_EXPECT_EQ(test, p.depth, 64U);
-	KUNIT_EXPECT_EQ(test, p.sq, NVME_PEER_MEM_CMB);
-	KUNIT_EXPECT_EQ(test, p.cq, NVME_PEER_MEM_HOST);
-	KUNIT_EXPECT_EQ(test, p.data, NVME_PEER_MEM_PEER);
-	KUNIT_EXPECT_EQ(test, p.data_size, (size_t)8192);
-	KUNIT_EXPECT_STREQ(test, peer, "0:3.0");
-	KUNIT_EXPECT_EQ(test, qid, 9);
+	KUNIT_ASSERT_EQ(test, np_parse(test, in, &req), 0);
+	KUNIT_EXPECT_EQ(test, p->nsid, 1U);
+	KUNIT_EXPECT_EQ(test, p->depth, 64U);
+	KUNIT_EXPECT_EQ(test, p->sq, NVME_PEER_MEM_CMB);
+	KUNIT_EXPECT_EQ(test, p->cq, NVME_PEER_MEM_HOST);
+	KUNIT_EXPECT_EQ(test, p->data, NVME_PEER_MEM_PEER);
+	KUNIT_EXPECT_EQ(test, p->data_size, (size_t)8192);
+	KUNIT_EXPECT_STREQ(test, req.peer, "0:3.0");
+	KUNIT_EXPECT_EQ(test, req.qid, 9);
+	KUNIT_EXPECT_FALSE(test, req.has_uid);
 
-	KUNIT_ASSERT_EQ(test, np_parse(test, "  nsid=2\tdepth=2  ", &p, &qid,
-				       peer), 0);
-	KUNIT_EXPECT_EQ(test, p.nsid, 2U);
-	KUNIT_EXPECT_EQ(test, p.depth, 2U);
-	KUNIT_ASSERT_EQ(test, np_parse(test, "nsid=3", &p, &qid, peer), 0);
-	KUNIT_EXPECT_EQ(test, p.depth, 64U);
-	KUNIT_EXPECT_EQ(test, p.sq, NVME_PEER_MEM_HOST);
-	KUNIT_EXPECT_EQ(test, p.data, NVME_PEER_MEM_NONE);
-	KUNIT_EXPECT_STREQ(test, peer, "");
-	KUNIT_EXPECT_EQ(test, qid, 0);
+	KUNIT_ASSERT_EQ(test, np_parse(test, "  nsid=2\tdepth=2 uid=1000 gid=0 ",
+				       &req), 0);
+	KUNIT_EXPECT_EQ(test, p->nsid, 2U);
+	KUNIT_EXPECT_EQ(test, p->depth, 2U);
+	KUNIT_EXPECT_TRUE(test, req.has_uid && req.has_gid);
+	KUNIT_EXPECT_EQ(test, req.uid, 1000U);
+	KUNIT_EXPECT_EQ(test, req.gid, 0U);
+	KUNIT_ASSERT_EQ(test, np_parse(test, "nsid=3", &req), 0);
+	KUNIT_EXPECT_EQ(test, p->depth, 64U);
+	KUNIT_EXPECT_EQ(test, p->sq, NVME_PEER_MEM_HOST);
+	KUNIT_EXPECT_EQ(test, p->data, NVME_PEER_MEM_NONE);
+	KUNIT_EXPECT_STREQ(test, req.peer, "");
+	KUNIT_EXPECT_EQ(test, req.qid, 0);
+	KUNIT_EXPECT_FALSE(test, req.has_uid || req.has_gid);
 }
 
 static void np_test_parse_bad(struct kunit *test)
@@ -264,15 +268,16 @@ static void np_test_parse_bad(struct kunit *test)
 		"qid=0",
 		"qid=65536",
 		"peer=0123456789012345678901234567890123456789",
+		"uid=-1",
+		"gid=4294967295",
+		"uid=x",
 	};
-	struct nvme_peer_params p;
-	char peer[32];
-	u16 qid;
+	struct np_create_req req;
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_EQ_MSG(test, np_parse(test, bad[i], &p, &qid, peer),
-				    -EINVAL, "input '%s'", bad[i]);
+		KUNIT_EXPECT_EQ_MSG(test, np_parse(test, bad[i], &req), -EINVAL,
+				    "input '%s'", bad[i]);
 }
 
 /* ---- qid allocator ---------------------------------------------------------- */

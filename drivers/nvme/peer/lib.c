@@ -171,35 +171,32 @@ EXPORT_SYMBOL_IF_KUNIT(np_validate_params);
 /**
  * np_parse_create() - parse a sysfs "create" request
  * @buf: "key=value" words separated by blanks; modified
- * @p: filled in; keys not given keep their defaults (depth 64, SQ and CQ in
- *	host memory, no data buffer, the CPU as the peer)
- * @qid: receives the qid asked for, 0 for any
- * @peer: receives the peer's PCI name, "" if none
- * @peer_len: size of @peer
+ * @req: filled in; keys not given keep their defaults (depth 64, SQ and CQ
+ *	in host memory, no data buffer, the CPU as the peer, any qid, not
+ *	attachable)
  *
- * Keys: nsid, depth, sq, cq, data, data_size, peer, qid.  Numbers take the usual
- * C prefixes (0x, 0).
+ * Keys: nsid, depth, sq, cq, data, data_size, peer, qid, uid, gid.  Numbers
+ * take the usual C prefixes (0x, 0).
  *
  * Return: 0, or -EINVAL for an unknown or repeated key, a missing value or
  * a value that does not parse.
  */
-int np_parse_create(char *buf, struct nvme_peer_params *p, u16 *qid,
-		    char *peer, size_t peer_len)
+int np_parse_create(char *buf, struct np_create_req *req)
 {
 	static const char * const keys[] = {
 		"nsid", "depth", "sq", "cq", "data", "data_size", "peer", "qid",
+		"uid", "gid",
 	};
+	struct nvme_peer_params *p = &req->p;
 	unsigned long seen = 0;
 	char *word, *val;
 	u64 num;
 	int k;
 
-	memset(p, 0, sizeof(*p));
+	memset(req, 0, sizeof(*req));
 	p->depth = 64;
 	p->sq = NVME_PEER_MEM_HOST;
 	p->cq = NVME_PEER_MEM_HOST;
-	peer[0] = '\0';
-	*qid = 0;
 
 	while ((word = strsep(&buf, " \t\n")) != NULL) {
 		if (!*word)
@@ -240,12 +237,22 @@ int np_parse_create(char *buf, struct nvme_peer_params *p, u16 *qid,
 			p->data_size = num;
 			break;
 		case 6:
-			if (strscpy(peer, val, peer_len) < 0)
+			if (strscpy(req->peer, val, sizeof(req->peer)) < 0)
 				return -EINVAL;
 			break;
 		case 7:
-			if (kstrtou16(val, 0, qid) || !*qid)
+			if (kstrtou16(val, 0, &req->qid) || !req->qid)
 				return -EINVAL;
+			break;
+		case 8:
+			if (kstrtou32(val, 0, &req->uid) || req->uid == (u32)-1)
+				return -EINVAL;
+			req->has_uid = true;
+			break;
+		case 9:
+			if (kstrtou32(val, 0, &req->gid) || req->gid == (u32)-1)
+				return -EINVAL;
+			req->has_gid = true;
 			break;
 		}
 	}

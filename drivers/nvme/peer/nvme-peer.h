@@ -43,8 +43,18 @@ enum np_qevent {
 
 /* Who holds a reservation: decides who may release it. */
 enum np_owner {
-	NP_OWNER_KERNEL,
-	NP_OWNER_SYSFS,
+	NP_OWNER_KERNEL,	/* a driver, through include/linux/nvme-peer.h */
+	NP_OWNER_SYSFS,		/* an administrator, through peer/create */
+	NP_OWNER_FILE,		/* a process, through NVME_PEER_IOC_RESERVE */
+};
+
+/* A parsed peer/create request. */
+struct np_create_req {
+	struct nvme_peer_params p;
+	u16 qid;		/* 0: any */
+	char peer[32];		/* PCI name, "" for the CPU */
+	bool has_uid, has_gid;	/* who may attach through /dev/nvme-peer */
+	u32 uid, gid;
 };
 
 struct np_mem {
@@ -72,6 +82,8 @@ struct nvme_peer_ctrl {
 	struct mutex lock;
 	/* state of the controller and of its queues; taken from DOWN events */
 	spinlock_t state_lock;
+	/* held (read) while DOWN calls owners; a release waits for them */
+	struct rw_semaphore cb_sem;
 	bool live;
 	bool removed;
 	unsigned int disable_gen;	/* bumped when the controller is disabled */
@@ -94,6 +106,12 @@ struct nvme_peer_queue {
 	u16 qid;
 	u32 lba_shift;
 
+	/* /dev/nvme-peer attach of a sysfs reservation; under state_lock */
+	bool provisioned;
+	kuid_t uid;			/* INVALID_UID: any user */
+	kgid_t gid;			/* INVALID_GID: any group */
+	bool attached;
+
 	/* under pctrl->state_lock */
 	enum np_qstate state;
 	enum nvme_peer_reason reason;
@@ -114,8 +132,7 @@ const char *np_reason_name(enum nvme_peer_reason reason);
 const char *np_placement_name(enum nvme_peer_placement where);
 int np_parse_placement(const char *s, enum nvme_peer_placement *where);
 int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cmbsz);
-int np_parse_create(char *buf, struct nvme_peer_params *p, u16 *qid,
-		    char *peer, size_t peer_len);
+int np_parse_create(char *buf, struct np_create_req *req);
 int np_qid_alloc(unsigned long *map, unsigned int first, unsigned int nr,
 		 unsigned int want);
 void np_qid_free(unsigned long *map, unsigned int qid);
@@ -139,6 +156,16 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 				   enum np_owner owner, u16 want_qid);
 int np_delete_qid(struct nvme_peer_ctrl *pctrl, u16 qid, enum np_owner owner);
 unsigned int np_free_qids(struct nvme_peer_ctrl *pctrl);
+struct nvme_peer_ctrl *np_ctrl_get_by_instance(u32 instance);
+struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
+				  nvme_peer_revoke_fn revoke, void *priv);
+void np_detach(struct nvme_peer_queue *q);
+void np_release(struct nvme_peer_queue *q);
+const char *np_owner_name(enum np_owner owner);
+
+/* cdev.c */
+int np_cdev_init(void);
+void np_cdev_exit(void);
 void np_queue_free(struct nvme_peer_queue *q);
 void np_queue_snapshot(struct nvme_peer_queue *q, enum np_qstate *state,
 		       enum nvme_peer_reason *reason);

@@ -8,6 +8,7 @@
 #include <linux/pci.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
+#include <linux/uidgid.h>
 
 #include "nvme.h"
 #include "nvme-peer.h"
@@ -74,29 +75,43 @@ static ssize_t create_store(struct kobject *kobj, struct kobj_attribute *a,
 			    const char *buf, size_t count)
 {
 	struct nvme_peer_ctrl *pctrl = to_pctrl(kobj);
-	struct nvme_peer_params p;
 	struct nvme_peer_queue *q;
 	struct device *peer = NULL;
-	char name[32], *args;
-	u16 qid;
+	struct np_create_req *req;
+	char *args;
 	int ret;
 
+	req = kmalloc(sizeof(*req), GFP_KERNEL);
 	args = kstrndup(buf, count, GFP_KERNEL);
-	if (!args)
-		return -ENOMEM;
-	ret = np_parse_create(args, &p, &qid, name, sizeof(name));
-	kfree(args);
+	ret = -ENOMEM;
+	if (!req || !args)
+		goto out_free;
+	ret = np_parse_create(args, req);
 	if (ret)
-		return ret;
-	if (name[0]) {
-		peer = bus_find_device_by_name(&pci_bus_type, NULL, name);
+		goto out_free;
+	if (req->peer[0]) {
+		peer = bus_find_device_by_name(&pci_bus_type, NULL, req->peer);
+		ret = -ENODEV;
 		if (!peer)
-			return -ENODEV;
-		p.peer = to_pci_dev(peer);
+			goto out_free;
+		req->p.peer = to_pci_dev(peer);
 	}
-	q = np_reserve(pctrl, &p, NP_OWNER_SYSFS, qid);
+	q = np_reserve(pctrl, &req->p, NP_OWNER_SYSFS, req->qid);
 	put_device(peer);
-	return IS_ERR(q) ? PTR_ERR(q) : count;
+	ret = PTR_ERR_OR_ZERO(q);
+	if (!ret && (req->has_uid || req->has_gid)) {
+		spin_lock(&pctrl->state_lock);
+		q->uid = req->has_uid ? make_kuid(current_user_ns(), req->uid) :
+					INVALID_UID;
+		q->gid = req->has_gid ? make_kgid(current_user_ns(), req->gid) :
+					INVALID_GID;
+		q->provisioned = true;
+		spin_unlock(&pctrl->state_lock);
+	}
+out_free:
+	kfree(args);
+	kfree(req);
+	return ret ? ret : count;
 }
 
 static ssize_t delete_store(struct kobject *kobj, struct kobj_attribute *a,
@@ -209,7 +224,12 @@ NP_Q_SHOW(qid, "%u", q->qid);
 NP_Q_SHOW(nsid, "%u", q->params.nsid);
 NP_Q_SHOW(depth, "%u", q->params.depth);
 NP_Q_SHOW(lba_shift, "%u", q->lba_shift);
-NP_Q_SHOW(owner, "%s", q->owner == NP_OWNER_SYSFS ? "sysfs" : "kernel");
+NP_Q_SHOW(owner, "%s", np_owner_name(q->owner));
+NP_Q_SHOW(uid, "%d", q->provisioned && uid_valid(q->uid) ?
+	  (int)from_kuid(&init_user_ns, q->uid) : -1);
+NP_Q_SHOW(gid, "%d", q->provisioned && gid_valid(q->gid) ?
+	  (int)from_kgid(&init_user_ns, q->gid) : -1);
+NP_Q_SHOW(attached, "%d", READ_ONCE(q->attached));
 NP_Q_SHOW(peer, "%s", q->peer ? pci_name(q->peer) : "cpu");
 NP_Q_SHOW(sq_placement, "%s", np_placement_name(q->sq.where));
 NP_Q_SHOW(cq_placement, "%s", np_placement_name(q->cq.where));
@@ -248,7 +268,8 @@ static struct kobj_attribute np_q_reason = __ATTR_RO(reason);
 
 static struct attribute *np_queue_attrs[] = {
 	&np_q_qid.attr, &np_q_nsid.attr, &np_q_depth.attr,
-	&np_q_lba_shift.attr, &np_q_owner.attr, &np_q_peer.attr,
+	&np_q_lba_shift.attr, &np_q_owner.attr, &np_q_uid.attr,
+	&np_q_gid.attr, &np_q_attached.attr, &np_q_peer.attr,
 	&np_q_sq_placement.attr, &np_q_cq_placement.attr,
 	&np_q_data_placement.attr, &np_q_data_size.attr,
 	&np_q_sq_addr.attr, &np_q_cq_addr.attr, &np_q_data_addr.attr,

@@ -87,7 +87,7 @@ struct nvme_peer_attach {
 #define NVME_PEER_REVOKE_REMOVED	5
 #define NVME_PEER_REVOKE_UNLOAD		6
 
-/* mmap offsets of the regions (struct nvme_peer_info.*_off) */
+/* struct nvme_peer_info.flags */
 #define NVME_PEER_INFO_DB_MAP	(1U << 0)	/* db region may be mapped */
 
 /**
@@ -113,7 +113,7 @@ struct nvme_peer_attach {
  * @sq_db_in_page: byte offset of the SQ tail doorbell in that page
  * @cq_db_in_page: byte offset of the CQ head doorbell in that page
  * @data_ctrl_addr: the data buffer as the controller sees it: the address
- *	to put in PRP entries (0 unless CAP_SYS_ADMIN)
+ *	to put in PRP entries
  * @sq_addr: bus address of the SQ as the peer sees it (CAP_SYS_ADMIN)
  * @cq_addr: bus address of the CQ as the peer sees it (CAP_SYS_ADMIN)
  * @data_addr: bus address of the data buffer for the peer (CAP_SYS_ADMIN)
@@ -169,11 +169,16 @@ struct nvme_peer_ring {
 #define NVME_PEER_RING_SQ	(1U << 0)
 #define NVME_PEER_RING_CQ	(1U << 1)
 
+/*
+ * The argument of every ioctl but RELEASE (which takes 0) is a pointer to
+ * its struct; the struct's size field, not the ioctl number, versions it
+ * (as VFIO's argsz does), so the numbers never change.
+ */
 #define NVME_PEER_IOC_MAGIC	'N'
-#define NVME_PEER_IOC_RESERVE	_IOWR(NVME_PEER_IOC_MAGIC, 0x80, struct nvme_peer_reserve)
-#define NVME_PEER_IOC_ATTACH	_IOW(NVME_PEER_IOC_MAGIC, 0x81, struct nvme_peer_attach)
-#define NVME_PEER_IOC_QUERY	_IOWR(NVME_PEER_IOC_MAGIC, 0x82, struct nvme_peer_info)
+#define NVME_PEER_IOC_RESERVE	_IO(NVME_PEER_IOC_MAGIC, 0x80)
+#define NVME_PEER_IOC_ATTACH	_IO(NVME_PEER_IOC_MAGIC, 0x81)
+#define NVME_PEER_IOC_QUERY	_IO(NVME_PEER_IOC_MAGIC, 0x82)
 #define NVME_PEER_IOC_RELEASE	_IO(NVME_PEER_IOC_MAGIC, 0x83)
-#define NVME_PEER_IOC_RING	_IOW(NVME_PEER_IOC_MAGIC, 0x84, struct nvme_peer_ring)
+#define NVME_PEER_IOC_RING	_IO(NVME_PEER_IOC_MAGIC, 0x84)
 
 #endif /* _UAPI_LINUX_NVME_PEER_H */

@@ -62,7 +62,12 @@ wait_for /sys/class/nvme/nvme0/peer
 [ "$topo" = switch ] && kunit nvme-peer-kunit
 kselftest smoke_test
 kselftest topology_test
-[ "$topo" = switch ] && kselftest reserve_test
+if [ "$topo" = switch ]; then
+	kselftest reserve_test
+	kselftest queue_lib_test
+	kselftest uapi_test
+	kselftest ioctl_fuzz
+fi
 [ "$topo" = two-ctrl ] && kselftest two_ctrl_test
 rmmod np-client 2>/dev/null
 rmmod np-accel nvme-peer nvme nvme-core || echo "NP-FATAL module unload"

@@ -45,11 +45,8 @@ TEST(p2p_distance_follows_topology)
 	 * rootports: no common switch.  QEMU's xio3130 ports have no ACS, so
 	 * the kernel accepts the switch path even with intel-iommu on.
 	 */
-	if (!strcmp(np_topology(), "rootports")) {
-		EXPECT_GT(0, atoi(buf));
-	} else {
-		EXPECT_LE(0, atoi(buf));
-	}
+	EXPECT_EQ(!strcmp(np_topology(), "rootports"), atoi(buf) < 0)
+		TH_LOG("distance %s", buf);
 }
 
 TEST(edu_dma_into_cmb)

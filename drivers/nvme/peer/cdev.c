@@ -1,0 +1,537 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvme-peer: /dev/nvme-peer, the door for user space (GPU and accelerator
+ * runtimes).  One open file holds at most one reservation: reserved by a
+ * privileged process, or attached to one an administrator provisioned in
+ * sysfs for a uid/gid.  See include/uapi/linux/nvme_peer.h and
+ * Documentation/nvme/peer-queues.rst.
+ *
+ * Each file gets its own 4 GiB window of mmap offsets (id << 32), so a
+ * revocation zaps exactly that file's mappings with unmap_mapping_range().
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/fs.h>
+#include <linux/idr.h>
+#include <linux/io.h>
+#include <linux/miscdevice.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/nvme.h>
+#include <linux/pci.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <uapi/linux/nvme_peer.h>
+
+#include "nvme-peer.h"
+
+#define NP_REGION_SHIFT		28
+#define NP_FILE_SHIFT		32
+enum { NP_REGION_SQ, NP_REGION_CQ, NP_REGION_DATA, NP_REGION_DB };
+
+static DEFINE_IDA(np_file_ida);
+
+struct np_file {
+	struct mutex lock;		/* serialises reserve/attach/release */
+	/*
+	 * Guards @q for faults, mmap, poll, query and ring, and orders them
+	 * against revocation: the revoke callback takes it for writing.
+	 */
+	struct rw_semaphore map_lock;
+	struct nvme_peer_queue *q;
+	struct nvme_peer_ctrl *pctrl;
+	bool attached;			/* to a sysfs reservation */
+	bool revoked;
+	struct address_space *mapping;
+	wait_queue_head_t wait;
+	u64 base;			/* mmap offset window */
+	int id;
+};
+
+static void np_file_zap(struct np_file *f)
+{
+	unmap_mapping_range(f->mapping, f->base, 1ULL << NP_FILE_SHIFT, 1);
+}
+
+/* The owner callback: runs once; may run from the NVMe timeout handler. */
+static void np_file_revoke(struct nvme_peer_queue *q,
+			   enum nvme_peer_reason reason, void *priv)
+{
+	struct np_file *f = priv;
+
+	down_write(&f->map_lock);
+	f->revoked = true;
+	np_file_zap(f);
+	up_write(&f->map_lock);
+	wake_up_all(&f->wait);
+}
+
+static int np_file_open(struct inode *inode, struct file *file)
+{
+	struct np_file *f = kzalloc(sizeof(*f), GFP_KERNEL);
+
+	if (!f)
+		return -ENOMEM;
+	f->id = ida_alloc_max(&np_file_ida, (1 << 20) - 1, GFP_KERNEL);
+	if (f->id < 0) {
+		kfree(f);
+		return -EMFILE;
+	}
+	mutex_init(&f->lock);
+	init_rwsem(&f->map_lock);
+	init_waitqueue_head(&f->wait);
+	f->base = (u64)(f->id + 1) << NP_FILE_SHIFT;
+	f->mapping = file->f_mapping;
+	file->private_data = f;
+	return 0;
+}
+
+/* Give the reservation back: released if reserved, detached if attached. */
+static void np_file_drop(struct np_file *f)
+{
+	struct nvme_peer_queue *q;
+
+	lockdep_assert_held(&f->lock);
+	down_write(&f->map_lock);
+	q = f->q;
+	f->q = NULL;
+	f->revoked = false;
+	np_file_zap(f);
+	up_write(&f->map_lock);
+	if (!q)
+		return;
+	if (f->attached)
+		np_detach(q);
+	else
+		nvme_peer_release(q);
+	nvme_peer_ctrl_put(f->pctrl);
+	f->pctrl = NULL;
+	f->attached = false;
+}
+
+static int np_file_release(struct inode *inode, struct file *file)
+{
+	struct np_file *f = file->private_data;
+
+	mutex_lock(&f->lock);
+	np_file_drop(f);
+	mutex_unlock(&f->lock);
+	ida_free(&np_file_ida, f->id);
+	kfree(f);
+	return 0;
+}
+
+static void np_file_set(struct np_file *f, struct nvme_peer_queue *q,
+			struct nvme_peer_ctrl *pctrl, bool attached)
+{
+	down_write(&f->map_lock);
+	f->q = q;
+	f->pctrl = pctrl;
+	f->attached = attached;
+	up_write(&f->map_lock);
+}
+
+static const u8 np_uapi_place[] = {
+	[NVME_PEER_PLACE_NONE] = NVME_PEER_MEM_NONE,
+	[NVME_PEER_PLACE_HOST] = NVME_PEER_MEM_HOST,
+	[NVME_PEER_PLACE_CMB] = NVME_PEER_MEM_CMB,
+	[NVME_PEER_PLACE_PEER] = NVME_PEER_MEM_PEER,
+};
+
+static int np_ioc_reserve(struct np_file *f, void __user *uarg)
+{
+	struct nvme_peer_reserve r;
+	struct nvme_peer_params p = { };
+	struct nvme_peer_ctrl *pctrl;
+	struct pci_dev *peer = NULL;
+	struct nvme_peer_queue *q;
+	u32 usize;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (get_user(usize, (u32 __user *)uarg))
+		return -EFAULT;
+	ret = copy_struct_from_user(&r, sizeof(r), uarg, usize);
+	if (ret)
+		return ret;
+	if (usize < offsetofend(struct nvme_peer_reserve, data) ||
+	    r.flags & ~NVME_PEER_RESERVE_PEER || r.rsvd || r.rsvd2 ||
+	    r.qid > U16_MAX || r.sq >= ARRAY_SIZE(np_uapi_place) ||
+	    r.cq >= ARRAY_SIZE(np_uapi_place) ||
+	    r.data >= ARRAY_SIZE(np_uapi_place) ||
+	    (!(r.flags & NVME_PEER_RESERVE_PEER) &&
+	     (r.peer_domain || r.peer_bdf)) ||
+	    r.peer_bdf > U16_MAX || r.data_size > NP_MAX_DATA_SIZE)
+		return -EINVAL;
+	if (f->q)
+		return -EBUSY;
+
+	p.nsid = r.nsid;
+	p.depth = r.depth;
+	p.sq = np_uapi_place[r.sq];
+	p.cq = np_uapi_place[r.cq];
+	p.data = np_uapi_place[r.data];
+	p.data_size = r.data_size;
+	p.revoke = np_file_revoke;
+	p.priv = f;
+	if (r.flags & NVME_PEER_RESERVE_PEER) {
+		peer = pci_get_domain_bus_and_slot(r.peer_domain,
+						   r.peer_bdf >> 8,
+						   r.peer_bdf & 0xff);
+		if (!peer)
+			return -ENODEV;
+		p.peer = peer;
+	}
+	pctrl = np_ctrl_get_by_instance(r.ctrl);
+	if (!pctrl) {
+		ret = -ENODEV;
+		goto out_put_peer;
+	}
+	q = np_reserve(pctrl, &p, NP_OWNER_FILE, r.qid);
+	if (IS_ERR(q)) {
+		ret = PTR_ERR(q);
+		goto out_put_ctrl;
+	}
+	np_file_set(f, q, pctrl, false);
+	r.qid = q->qid;
+	if (put_user(r.qid, (u32 __user *)(uarg +
+				offsetof(struct nvme_peer_reserve, qid)))) {
+		np_file_drop(f);
+		ret = -EFAULT;
+	}
+	pci_dev_put(peer);
+	return ret;
+
+out_put_ctrl:
+	nvme_peer_ctrl_put(pctrl);
+out_put_peer:
+	pci_dev_put(peer);
+	return ret;
+}
+
+static int np_ioc_attach(struct np_file *f, void __user *uarg)
+{
+	struct nvme_peer_attach a;
+	struct nvme_peer_ctrl *pctrl;
+	struct nvme_peer_queue *q;
+	u32 usize;
+	int ret;
+
+	if (get_user(usize, (u32 __user *)uarg))
+		return -EFAULT;
+	ret = copy_struct_from_user(&a, sizeof(a), uarg, usize);
+	if (ret)
+		return ret;
+	if (usize < sizeof(a) || a.flags || !a.qid || a.qid > U16_MAX)
+		return -EINVAL;
+	if (f->q)
+		return -EBUSY;
+	pctrl = np_ctrl_get_by_instance(a.ctrl);
+	if (!pctrl)
+		return -ENODEV;
+	q = np_attach(pctrl, a.qid, np_file_revoke, f);
+	if (IS_ERR(q)) {
+		nvme_peer_ctrl_put(pctrl);
+		return PTR_ERR(q);
+	}
+	np_file_set(f, q, pctrl, true);
+	return 0;
+}
+
+static u64 np_region_off(struct np_file *f, int region)
+{
+	return f->base + ((u64)region << NP_REGION_SHIFT);
+}
+
+static bool np_db_mappable(struct nvme_peer_queue *q)
+{
+	/* the page holds other queues' doorbells unless the stride isolates */
+	return capable(CAP_SYS_RAWIO) ||
+	       4 * q->pctrl->info.db_stride >= PAGE_SIZE;
+}
+
+static int np_ioc_query(struct np_file *f, void __user *uarg)
+{
+	struct nvme_peer_info info = { };
+	struct nvme_peer_addrs a;
+	struct nvme_peer_queue *q;
+	enum nvme_peer_reason reason;
+	u32 usize, stride, db;
+	int ret;
+
+	if (get_user(usize, (u32 __user *)uarg))
+		return -EFAULT;
+	ret = copy_struct_from_user(&info, sizeof(info), uarg, usize);
+	if (ret)
+		return ret;
+	if (usize < offsetofend(struct nvme_peer_info, db_stride) ||
+	    info.flags || info.ctrl || info.qid)
+		return -EINVAL;
+
+	down_read(&f->map_lock);
+	q = f->q;
+	if (!q) {
+		up_read(&f->map_lock);
+		return -ENXIO;
+	}
+	ret = nvme_peer_query(q, &a);
+	reason = nvme_peer_revoked(q);
+	stride = q->pctrl->info.db_stride * 4;
+	memset(&info, 0, sizeof(info));
+	info.size = min_t(u32, usize, sizeof(info));
+	info.flags = np_db_mappable(q) ? NVME_PEER_INFO_DB_MAP : 0;
+	info.ctrl = q->pctrl->instance;
+	info.qid = a.qid;
+	info.nsid = a.nsid;
+	info.depth = a.depth;
+	info.lba_shift = a.lba_shift;
+	info.state = ret ? NVME_PEER_STATE_REVOKED : NVME_PEER_STATE_ACTIVE;
+	info.reason = reason;
+	info.db_stride = stride;
+	info.sq_off = np_region_off(f, NP_REGION_SQ);
+	info.sq_size = q->sq.size;
+	info.cq_off = np_region_off(f, NP_REGION_CQ);
+	info.cq_size = q->cq.size;
+	info.data_off = np_region_off(f, NP_REGION_DATA);
+	info.data_size = q->data.size;
+	info.db_off = np_region_off(f, NP_REGION_DB);
+	info.db_size = PAGE_SIZE;
+	db = NVME_REG_DBS + 2 * a.qid * stride;
+	info.sq_db_in_page = offset_in_page(q->pctrl->info.bar_phys + db);
+	info.cq_db_in_page = info.sq_db_in_page + stride;
+	/* needed to fill PRPs: whoever drives a raw queue can DMA anyway */
+	info.data_ctrl_addr = a.data_ctrl_dma;
+	if (capable(CAP_SYS_ADMIN)) {
+		info.sq_addr = a.sq_dma;
+		info.cq_addr = a.cq_dma;
+		info.data_addr = a.data_dma;
+		info.sq_db_addr = a.sq_db_dma;
+		info.cq_db_addr = a.cq_db_dma;
+	}
+	up_read(&f->map_lock);
+	return copy_to_user(uarg, &info, info.size) ? -EFAULT : 0;
+}
+
+static int np_ioc_ring(struct np_file *f, void __user *uarg)
+{
+	struct nvme_peer_ring r;
+	struct nvme_peer_addrs a;
+	u32 usize;
+	int ret;
+
+	if (get_user(usize, (u32 __user *)uarg))
+		return -EFAULT;
+	ret = copy_struct_from_user(&r, sizeof(r), uarg, usize);
+	if (ret)
+		return ret;
+	if (usize < sizeof(r) || !r.flags ||
+	    r.flags & ~(NVME_PEER_RING_SQ | NVME_PEER_RING_CQ))
+		return -EINVAL;
+
+	down_read(&f->map_lock);
+	ret = -ENXIO;
+	if (!f->q || f->revoked)
+		goto out_unlock;
+	if (nvme_peer_query(f->q, &a))
+		goto out_unlock;
+	ret = -EINVAL;
+	if (((r.flags & NVME_PEER_RING_SQ) && r.sq_tail >= a.depth) ||
+	    ((r.flags & NVME_PEER_RING_CQ) && r.cq_head >= a.depth))
+		goto out_unlock;
+	/* the revoke callback waits for map_lock: the BAR is still mapped */
+	if (r.flags & NVME_PEER_RING_SQ)
+		writel(r.sq_tail, a.sq_db);
+	if (r.flags & NVME_PEER_RING_CQ)
+		writel(r.cq_head, a.cq_db);
+	ret = 0;
+out_unlock:
+	up_read(&f->map_lock);
+	return ret;
+}
+
+static long np_file_ioctl(struct file *file, unsigned int cmd,
+			  unsigned long arg)
+{
+	struct np_file *f = file->private_data;
+	void __user *uarg = (void __user *)arg;
+	long ret;
+
+	switch (cmd) {
+	case NVME_PEER_IOC_QUERY:
+		return np_ioc_query(f, uarg);
+	case NVME_PEER_IOC_RING:
+		return np_ioc_ring(f, uarg);
+	case NVME_PEER_IOC_RESERVE:
+	case NVME_PEER_IOC_ATTACH:
+	case NVME_PEER_IOC_RELEASE:
+		break;
+	default:
+		return -ENOTTY;
+	}
+
+	mutex_lock(&f->lock);
+	if (cmd == NVME_PEER_IOC_RESERVE) {
+		ret = np_ioc_reserve(f, uarg);
+	} else if (cmd == NVME_PEER_IOC_ATTACH) {
+		ret = np_ioc_attach(f, uarg);
+	} else {
+		ret = f->q ? 0 : -ENXIO;
+		if (arg)
+			ret = -EINVAL;
+		else
+			np_file_drop(f);
+	}
+	mutex_unlock(&f->lock);
+	return ret;
+}
+
+static __poll_t np_file_poll(struct file *file, poll_table *wait)
+{
+	struct np_file *f = file->private_data;
+	__poll_t mask = 0;
+
+	poll_wait(file, &f->wait, wait);
+	down_read(&f->map_lock);
+	if (f->q && f->revoked)
+		mask = EPOLLERR | EPOLLPRI;
+	up_read(&f->map_lock);
+	return mask;
+}
+
+/* The memory behind a region, as a struct np_mem, or NULL for doorbells. */
+static struct np_mem *np_region_mem(struct nvme_peer_queue *q, int region)
+{
+	switch (region) {
+	case NP_REGION_SQ:
+		return &q->sq;
+	case NP_REGION_CQ:
+		return &q->cq;
+	case NP_REGION_DATA:
+		return &q->data;
+	}
+	return NULL;
+}
+
+static vm_fault_t np_vm_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct np_file *f = vma->vm_private_data;
+	unsigned long pgoff = vmf->pgoff - (f->base >> PAGE_SHIFT);
+	int region = pgoff >> (NP_REGION_SHIFT - PAGE_SHIFT);
+	unsigned long idx = pgoff & ((1UL << (NP_REGION_SHIFT - PAGE_SHIFT)) - 1);
+	struct nvme_peer_queue *q;
+	struct np_mem *m;
+	unsigned long pfn;
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+
+	down_read(&f->map_lock);
+	q = f->q;
+	if (!q || f->revoked || nvme_peer_revoked(q))
+		goto out_unlock;
+	m = np_region_mem(q, region);
+	if (m) {
+		if (!m->vaddr || idx >= PAGE_ALIGN(m->size) >> PAGE_SHIFT)
+			goto out_unlock;
+		pfn = page_to_pfn(virt_to_page(m->vaddr)) + idx;
+	} else {
+		if (idx)
+			goto out_unlock;
+		pfn = PHYS_PFN(q->pctrl->info.bar_phys + NVME_REG_DBS +
+			       2 * q->qid * 4 * q->pctrl->info.db_stride);
+	}
+	ret = vmf_insert_pfn(vma, vmf->address, pfn);
+out_unlock:
+	up_read(&f->map_lock);
+	return ret;
+}
+
+static const struct vm_operations_struct np_vm_ops = {
+	.fault = np_vm_fault,
+};
+
+static int np_file_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct np_file *f = file->private_data;
+	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	u64 len = vma->vm_end - vma->vm_start;
+	struct nvme_peer_queue *q;
+	struct np_mem *m;
+	int region, ret = 0;
+	u64 size;
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	if (off < f->base || off - f->base >= 4ULL << NP_REGION_SHIFT)
+		return -EINVAL;
+	region = (off - f->base) >> NP_REGION_SHIFT;
+	if (off != np_region_off(f, region))
+		return -EINVAL;	/* a mapping starts at its region */
+
+	down_read(&f->map_lock);
+	q = f->q;
+	if (!q || f->revoked) {
+		ret = -ENXIO;
+		goto out_unlock;
+	}
+	m = np_region_mem(q, region);
+	size = m ? PAGE_ALIGN(m->size) : PAGE_SIZE;
+	if (!size || len > size) {
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+	if (!m && !np_db_mappable(q)) {
+		ret = -EPERM;
+		goto out_unlock;
+	}
+	/* the controller writes the CQ; the process only reads it */
+	if (region == NP_REGION_CQ) {
+		if (vma->vm_flags & VM_WRITE) {
+			ret = -EACCES;
+			goto out_unlock;
+		}
+		vma->vm_flags &= ~VM_MAYWRITE;
+	}
+	if (!m)
+		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
+	else if (m->provider)
+		vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
+	vma->vm_flags |= VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP |
+			 VM_DONTCOPY;
+	vma->vm_private_data = f;
+	vma->vm_ops = &np_vm_ops;
+out_unlock:
+	up_read(&f->map_lock);
+	return ret;
+}
+
+static const struct file_operations np_fops = {
+	.owner = THIS_MODULE,
+	.open = np_file_open,
+	.release = np_file_release,
+	.unlocked_ioctl = np_file_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.poll = np_file_poll,
+	.mmap = np_file_mmap,
+	.llseek = noop_llseek,
+};
+
+static struct miscdevice np_miscdev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "nvme-peer",
+	.fops = &np_fops,
+	.mode = 0666,
+};
+
+int np_cdev_init(void)
+{
+	return misc_register(&np_miscdev);
+}
+
+void np_cdev_exit(void)
+{
+	misc_deregister(&np_miscdev);
+}

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A bounded fuzzer for /dev/nvme-peer's ioctls: random and boundary values
+ * for every ioctl, struct size and field, from a fixed seed (printed; pass
+ * another as argv[1]).  Every call must return 0 or a documented errno;
+ * KASAN and kmemleak in the test kernel catch what the return codes cannot.
+ */
+#define _GNU_SOURCE
+#include <sys/ioctl.h>
+#include <linux/nvme_peer.h>
+
+#include "np_util.h"
+#include "kselftest_harness.h"
+
+#define NP_FUZZ_CALLS 100000
+
+static unsigned long long np_rnd_state;
+
+static unsigned long long np_rnd(void)
+{
+	/* xorshift64* */
+	np_rnd_state ^= np_rnd_state >> 12;
+	np_rnd_state ^= np_rnd_state << 25;
+	np_rnd_state ^= np_rnd_state >> 27;
+	return np_rnd_state * 2685821657736338717ULL;
+}
+
+static const unsigned long long np_edges[] = {
+	0, 1, 2, 3, 4, 7, 8, 63, 64, 65, 255, 256, 4095, 4096, 4097,
+	0x7fff, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xffffffff,
+	0x100000000ULL, 64ULL << 20, (64ULL << 20) + 1, ~0ULL,
+};
+
+static unsigned long long np_value(void)
+{
+	switch (np_rnd() % 4) {
+	case 0:
+		return np_edges[np_rnd() % ARRAY_SIZE(np_edges)];
+	case 1:
+		return np_rnd() % 16;
+	default:
+		return np_rnd();
+	}
+}
+
+static const int np_allowed[] = {
+	0, EPERM, ENOENT, EIO, ENXIO, E2BIG, ENOMEM, EACCES, EFAULT, EBUSY,
+	ENODEV, EXDEV, EINVAL, ENOSPC, ENOTTY, EAGAIN, EOPNOTSUPP,
+};
+
+static int np_errno_ok(int e)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(np_allowed); i++)
+		if (np_allowed[i] == e)
+			return 1;
+	return 0;
+}
+
+TEST(fuzz_every_ioctl)
+{
+	static const unsigned long cmds[] = {
+		NVME_PEER_IOC_RESERVE, NVME_PEER_IOC_ATTACH,
+		NVME_PEER_IOC_QUERY, NVME_PEER_IOC_RELEASE,
+		NVME_PEER_IOC_RING,
+	};
+	static const unsigned int sizes[] = {
+		sizeof(struct nvme_peer_reserve), sizeof(struct nvme_peer_attach),
+		sizeof(struct nvme_peer_info), 0, sizeof(struct nvme_peer_ring),
+	};
+	unsigned long long seed = 20261203, ok = 0, counts[5] = { };
+	static union {
+		unsigned long long align;
+		unsigned char b[8192];
+	} ubuf;
+	unsigned char *buf = ubuf.b;
+	int fd, i, j, n, bad = 0;
+	unsigned int k;
+	char *env = getenv("NP_FUZZ_SEED");
+
+	if (env)
+		seed = strtoull(env, NULL, 0);
+	np_rnd_state = seed ? seed : 1;
+	TH_LOG("seed %llu, %d calls", seed, NP_FUZZ_CALLS);
+	fd = open("/dev/nvme-peer", O_RDWR);
+	ASSERT_LE(0, fd);
+
+	for (i = 0; i < NP_FUZZ_CALLS; i++) {
+		unsigned long cmd;
+		unsigned int size;
+		void *arg = buf;
+		long ret;
+
+		k = np_rnd() % 6;
+		cmd = k < 5 ? cmds[k] : _IO('N', np_rnd() % 256);
+		/* mostly valid-looking structs with one or two fields fuzzed */
+		memset(buf, 0, sizeof(ubuf.b));
+		size = k < 5 ? sizes[k] : 16;
+		switch (np_rnd() % 6) {
+		case 0:
+			size = np_edges[np_rnd() % ARRAY_SIZE(np_edges)];
+			break;
+		case 1:
+			size += 8 * (np_rnd() % 4);
+			break;
+		}
+		if (k == 0) {
+			struct nvme_peer_reserve *r = (void *)buf;
+
+			r->nsid = 1;
+			r->depth = 2 << (np_rnd() % 6);
+			r->sq = 1 + np_rnd() % 2;
+			r->cq = 1;
+		}
+		if (k == 4) {
+			struct nvme_peer_ring *r = (void *)buf;
+
+			r->flags = 1 + np_rnd() % 3;
+		}
+		((unsigned int *)buf)[0] = size;
+		n = np_rnd() % 3;
+		for (j = 0; j < n; j++) {
+			unsigned int off = np_rnd() % 96;
+			unsigned long long v = np_value();
+
+			memcpy(buf + (off & ~3U), &v, np_rnd() % 2 ? 4 : 8);
+		}
+		if (size <= sizeof(ubuf.b) - 64 && np_rnd() % 8 == 0)
+			buf[size + np_rnd() % 64] = np_rnd();	/* dirty tail */
+		switch (np_rnd() % 40) {
+		case 0:
+			arg = NULL;
+			break;
+		case 1:
+			arg = (void *)1;
+			break;
+		case 2:
+			arg = buf + 1;
+			break;
+		}
+		if (cmd == NVME_PEER_IOC_RELEASE)
+			arg = np_rnd() % 4 ? NULL : arg;
+		ret = ioctl(fd, cmd, arg);
+		if (ret && !np_errno_ok(errno)) {
+			if (bad++ < 10)
+				TH_LOG("call %d: cmd %#lx size %u -> errno %d",
+				       i, cmd, size, errno);
+		}
+		if (!ret) {
+			ok++;
+			if (k < 5)
+				counts[k]++;
+		}
+		/* do not sit on one reservation for long */
+		if (np_rnd() % 64 == 0)
+			ioctl(fd, NVME_PEER_IOC_RELEASE, 0);
+	}
+	close(fd);
+	TH_LOG("%llu calls succeeded: reserve %llu attach %llu query %llu release %llu ring %llu",
+	       ok, counts[0], counts[1], counts[2], counts[3], counts[4]);
+	EXPECT_EQ(0, bad);
+	EXPECT_LT(0, counts[0]);	/* the fuzzer reached the real paths */
+	EXPECT_LT(0, counts[2]);
+	EXPECT_EQ(np_read_num("/sys/class/nvme/nvme0/peer/nr_qids"),
+		  np_read_num("/sys/class/nvme/nvme0/peer/free"));
+}
+
+TEST_HARNESS_MAIN

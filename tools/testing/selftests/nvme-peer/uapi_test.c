@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/nvme-peer: reserve, attach, query, release; struct-size rules;
+ * permissions; mmap rules; real I/O through mmapped queues with the
+ * device-side queue library; revocation reaching a polling process (poll
+ * reports it, touching the mapping raises SIGBUS); close, kill and fork.
+ */
+#define _GNU_SOURCE
+#include <poll.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <linux/nvme_peer.h>
+
+#include "np_util.h"
+#include "nvme-peer/nvme_peer_queue.h"
+#include "kselftest_harness.h"
+
+#define PEER "/sys/class/nvme/nvme0/peer"
+
+static int np_open(void)
+{
+	return open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
+}
+
+static int np_reserve(int fd, int sq, int cq, int data, __u64 data_size)
+{
+	struct nvme_peer_reserve r = {
+		.size = sizeof(r), .ctrl = 0, .nsid = 1, .depth = 64,
+		.sq = sq, .cq = cq, .data = data, .data_size = data_size,
+	};
+
+	if (ioctl(fd, NVME_PEER_IOC_RESERVE, &r))
+		return -errno;
+	return r.qid;
+}
+
+static int np_query(int fd, struct nvme_peer_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	return ioctl(fd, NVME_PEER_IOC_QUERY, info) ? -errno : 0;
+}
+
+static int np_attach(int fd, int qid)
+{
+	struct nvme_peer_attach a = { .size = sizeof(a), .qid = qid };
+
+	return ioctl(fd, NVME_PEER_IOC_ATTACH, &a) ? -errno : 0;
+}
+
+static long long np_free(void)
+{
+	return np_read_num(PEER "/free");
+}
+
+static void np_clean_sysfs(void)
+{
+	int q, first = np_read_num(PEER "/first_qid");
+	int nr = np_read_num(PEER "/nr_qids");
+
+	for (q = first; q < first + nr; q++)
+		np_write(PEER "/delete", "%d", q);
+}
+
+/* Run @fn as uid/gid 1000 in a child; its exit code, or -1. */
+static int np_as_user(int (*fn)(void *), void *arg)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (!pid) {
+		if (setgroups(0, NULL) || setgid(1000) || setuid(1000))
+			_exit(100);
+		_exit(fn(arg));
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+TEST(reserve_query_release)
+{
+	struct nvme_peer_info info;
+	char path[128], buf[64];
+	int fd = np_open(), qid, nr = np_read_num(PEER "/nr_qids");
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-ENXIO, np_query(fd, &info));
+	qid = np_reserve(fd, NVME_PEER_PLACE_HOST, NVME_PEER_PLACE_HOST,
+			 NVME_PEER_PLACE_HOST, 8192);
+	ASSERT_LT(0, qid);
+	EXPECT_EQ(nr - 1, np_free());
+	snprintf(path, sizeof(path), PEER "/q%d/owner", qid);
+	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("process", buf);
+
+	ASSERT_EQ(0, np_query(fd, &info));
+	EXPECT_EQ(qid, info.qid);
+	EXPECT_EQ(1, info.nsid);
+	EXPECT_EQ(64, info.depth);
+	EXPECT_EQ(9, info.lba_shift);
+	EXPECT_EQ(NVME_PEER_STATE_ACTIVE, info.state);
+	EXPECT_EQ(NVME_PEER_REVOKE_NONE, info.reason);
+	EXPECT_EQ(4096, info.sq_size);
+	EXPECT_EQ(4096, info.cq_size);
+	EXPECT_EQ(8192, info.data_size);
+	EXPECT_EQ(4096, info.db_size);
+	EXPECT_NE(0, info.sq_addr);	/* root sees bus addresses */
+	EXPECT_NE(0, info.data_ctrl_addr);
+	EXPECT_EQ(0, info.sq_off & 4095);
+	EXPECT_EQ(4, info.db_stride);
+	EXPECT_EQ(8 * qid, info.sq_db_in_page);
+	/* a second reservation on the same fd */
+	EXPECT_EQ(-EBUSY, np_reserve(fd, 1, 1, 0, 0));
+
+	ASSERT_EQ(0, ioctl(fd, NVME_PEER_IOC_RELEASE, 0));
+	EXPECT_EQ(nr, np_free());
+	EXPECT_NE(0, access(path, F_OK));
+	EXPECT_EQ(-ENXIO, np_query(fd, &info));
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RELEASE, 1));
+	close(fd);
+}
+
+TEST(struct_size_rules)
+{
+	struct {
+		struct nvme_peer_reserve r;
+		__u64 extra;
+	} big = { };
+	struct nvme_peer_info info;
+	int fd = np_open();
+
+	ASSERT_LE(0, fd);
+	big.r = (struct nvme_peer_reserve){ .size = 8, .nsid = 1, .depth = 64,
+					    .sq = 1, .cq = 1 };
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
+	EXPECT_EQ(EINVAL, errno);	/* too small to say anything */
+	big.r.size = sizeof(big);
+	big.extra = 1;
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
+	EXPECT_EQ(E2BIG, errno);	/* unknown non-zero tail */
+	big.r.flags = 0x80;
+	big.extra = 0;
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
+	EXPECT_EQ(EINVAL, errno);	/* unknown flag */
+	big.r.flags = 0;
+	big.r.rsvd = 1;
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
+	EXPECT_EQ(EINVAL, errno);	/* reserved field */
+	big.r.rsvd = 0;
+	big.r.sq = 9;
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
+	EXPECT_EQ(EINVAL, errno);	/* unknown placement */
+	big.r.sq = 1;
+	big.r.ctrl = 77;
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
+	EXPECT_EQ(ENODEV, errno);	/* no such controller */
+	big.r.ctrl = 0;
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, (void *)1));
+	EXPECT_EQ(EFAULT, errno);
+	/* larger than the kernel's struct with a zero tail: accepted */
+	ASSERT_EQ(0, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
+	EXPECT_LT(0, big.r.qid);
+	/* a query with an older, shorter struct gets what fits */
+	memset(&info, 0xff, sizeof(info));
+	info.size = offsetof(struct nvme_peer_info, sq_off);
+	info.flags = 0;
+	info.ctrl = 0;
+	info.qid = 0;
+	ASSERT_EQ(0, ioctl(fd, NVME_PEER_IOC_QUERY, &info));
+	EXPECT_EQ(big.r.qid, info.qid);
+	EXPECT_EQ(~0ULL, info.sq_off);	/* untouched past the size */
+	EXPECT_EQ(-1, ioctl(fd, _IO('N', 0x9f), 0));
+	EXPECT_EQ(ENOTTY, errno);
+	close(fd);
+	EXPECT_EQ(np_read_num(PEER "/nr_qids"), np_free());
+}
+
+static int np_user_checks(void *arg)
+{
+	int qid = *(int *)arg, other = qid + 1, fd = np_open();
+	struct nvme_peer_info info;
+	void *p;
+
+	if (fd < 0)
+		return 1;
+	if (np_reserve(fd, 1, 1, 0, 0) != -EPERM)
+		return 2;
+	if (np_attach(fd, other) != -EACCES)	/* provisioned for uid 2000 */
+		return 3;
+	if (np_attach(fd, qid + 2) != -EACCES)	/* not provisioned */
+		return 4;
+	if (np_attach(fd, 999) != -ENOENT)
+		return 5;
+	if (np_attach(fd, qid))
+		return 6;
+	if (np_attach(fd, qid) != -EBUSY)
+		return 7;
+	if (np_query(fd, &info) || info.qid != qid || info.sq_addr ||
+	    info.sq_db_addr || !info.data_ctrl_addr)
+		return 8;
+	if (info.flags & NVME_PEER_INFO_DB_MAP)
+		return 9;
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 info.db_off);
+	if (p != MAP_FAILED || errno != EPERM)
+		return 10;	/* the doorbell page holds other queues' too */
+	return 0;
+}
+
+TEST(unprivileged_attach_only_where_provisioned)
+{
+	int first = np_read_num(PEER "/first_qid"), fd, rc;
+	char path[128], buf[16];
+
+	np_clean_sysfs();
+	ASSERT_EQ(0, np_write(PEER "/create", "nsid=1 data=host data_size=4096 qid=%d uid=1000",
+			      first));
+	ASSERT_EQ(0, np_write(PEER "/create", "nsid=1 qid=%d uid=2000", first + 1));
+	ASSERT_EQ(0, np_write(PEER "/create", "nsid=1 qid=%d", first + 2));
+	rc = np_as_user(np_user_checks, &first);
+	EXPECT_EQ(0, rc);
+	/* the user's exit detached it; it stays provisioned */
+	snprintf(path, sizeof(path), PEER "/q%d/attached", first);
+	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("0", buf);
+	snprintf(path, sizeof(path), PEER "/q%d/state", first);
+	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("active", buf);
+	/* root may attach anything provisioned, not admin-only ones */
+	fd = np_open();
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EACCES, np_attach(fd, first + 2));
+	close(fd);
+	np_clean_sysfs();
+}
+
+TEST(mmap_rules)
+{
+	struct nvme_peer_info info;
+	int fd = np_open();
+	void *p;
+
+	ASSERT_LE(0, fd);
+	ASSERT_LT(0, np_reserve(fd, 1, 1, 1, 8192));
+	ASSERT_EQ(0, np_query(fd, &info));
+	p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd, info.sq_off);
+	EXPECT_EQ(MAP_FAILED, p);	/* past the SQ */
+	EXPECT_EQ(EINVAL, errno);
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 info.sq_off + 4096);
+	EXPECT_EQ(MAP_FAILED, p);	/* not at the region start */
+	EXPECT_EQ(EINVAL, errno);
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, info.sq_off);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	EXPECT_EQ(MAP_FAILED, p);	/* another file's window */
+	EXPECT_EQ(EINVAL, errno);
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, info.cq_off);
+	EXPECT_EQ(MAP_FAILED, p);	/* the CQ is read-only */
+	EXPECT_EQ(EACCES, errno);
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, info.cq_off);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(-1, mprotect(p, 4096, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+	munmap(p, 4096);
+	p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 info.data_off);
+	ASSERT_NE(MAP_FAILED, p);
+	munmap(p, 8192);
+	close(fd);
+}
+
+struct np_map {
+	struct nvme_peer_info info;
+	void *sq, *cq, *db, *data;
+	struct npq q;
+};
+
+static int np_map_all(int fd, struct np_map *m, int map_db)
+{
+	if (np_query(fd, &m->info))
+		return -1;
+	m->sq = mmap(NULL, m->info.sq_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		     fd, m->info.sq_off);
+	m->cq = mmap(NULL, m->info.cq_size, PROT_READ, MAP_SHARED, fd,
+		     m->info.cq_off);
+	m->data = mmap(NULL, m->info.data_size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED, fd, m->info.data_off);
+	m->db = map_db ? mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+			      fd, m->info.db_off) : NULL;
+	if (m->sq == MAP_FAILED || m->cq == MAP_FAILED ||
+	    m->data == MAP_FAILED || m->db == MAP_FAILED)
+		return -1;
+	npq_init(&m->q, m->sq, m->cq,
+		 m->db ? (char *)m->db + m->info.sq_db_in_page : NULL,
+		 m->db ? (char *)m->db + m->info.cq_db_in_page : NULL,
+		 m->info.depth, m->info.qid);
+	return 0;
+}
+
+/* One command through the library; ring by mmap or by ioctl. */
+static int np_cmd(int fd, struct np_map *m, int opc, __u64 slba, int nlb)
+{
+	struct nvme_peer_ring ring = { .size = sizeof(ring) };
+	struct npq_sqe e;
+	struct npq_cqe c;
+	int i;
+
+	npq_sqe_rw(&e, opc, 1, slba, nlb, m->info.data_ctrl_addr,
+		   nlb * 512 > 4096 ? m->info.data_ctrl_addr + 4096 : 0);
+	if (npq_enqueue(&m->q, &e) < 0)
+		return -ENOSPC;
+	if (m->db) {
+		npq_ring_sq(&m->q);
+	} else {
+		ring.flags = NVME_PEER_RING_SQ;
+		ring.sq_tail = m->q.sq_tail;
+		if (ioctl(fd, NVME_PEER_IOC_RING, &ring))
+			return -errno;
+	}
+	for (i = 0; i < 100000 && !npq_poll(&m->q, &c); i++)
+		usleep(50);
+	if (i == 100000)
+		return -ETIMEDOUT;
+	if (m->db) {
+		npq_ring_cq(&m->q);
+	} else {
+		ring.flags = NVME_PEER_RING_CQ;
+		ring.cq_head = m->q.cq_head;
+		if (ioctl(fd, NVME_PEER_IOC_RING, &ring))
+			return -errno;
+	}
+	return npq_cqe_status(&c);
+}
+
+FIXTURE(mio) {
+	int fd;
+	struct np_map m;
+};
+
+FIXTURE_VARIANT(mio) {
+	int sq, data;
+};
+
+FIXTURE_VARIANT_ADD(mio, host) { NVME_PEER_PLACE_HOST, NVME_PEER_PLACE_HOST };
+FIXTURE_VARIANT_ADD(mio, cmb) { NVME_PEER_PLACE_CMB, NVME_PEER_PLACE_CMB };
+
+FIXTURE_SETUP(mio)
+{
+	self->fd = np_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_LT(0, np_reserve(self->fd, variant->sq, NVME_PEER_PLACE_HOST,
+				variant->data, 8192));
+	ASSERT_EQ(0, np_map_all(self->fd, &self->m, 1));
+}
+
+FIXTURE_TEARDOWN(mio)
+{
+	close(self->fd);
+}
+
+TEST_F(mio, io_through_mmapped_queues)
+{
+	unsigned char *blk = np_aligned(8192);
+	int i;
+
+	ASSERT_NE(NULL, blk);
+	/* more commands than the queue is deep: the tail and phase wrap */
+	for (i = 0; i < 150; i++) {
+		np_fill(self->m.data, 8192, i);
+		ASSERT_EQ(0, np_cmd(self->fd, &self->m, 0x01, 6000 + 16 * (i % 8),
+				    16)) TH_LOG("write %d", i);
+	}
+	for (i = 0; i < 8; i++) {
+		ASSERT_EQ(0, np_blk_io("/dev/nvme0n1", 0, (6000 + 16 * i) * 512,
+				       blk, 8192));
+		np_fill(self->m.data, 8192, 144 + i);
+		EXPECT_EQ(0, memcmp(blk, self->m.data, 8192)) TH_LOG("lba block %d", i);
+	}
+	np_fill(blk, 4096, 4242);
+	ASSERT_EQ(0, np_blk_io("/dev/nvme0n1", 1, 9000 * 512, blk, 4096));
+	ASSERT_EQ(0, np_cmd(self->fd, &self->m, 0x02, 9000, 8));
+	EXPECT_EQ(0, memcmp(blk, self->m.data, 4096));
+	/* an out-of-range LBA comes back as an NVMe error, not a crash */
+	EXPECT_NE(0, np_cmd(self->fd, &self->m, 0x02, 1ULL << 40, 8));
+	free(blk);
+}
+
+static int np_user_io(void *arg)
+{
+	int qid = *(int *)arg, fd = np_open();
+	struct np_map m;
+	unsigned char *blk = np_aligned(4096);
+
+	if (fd < 0 || np_attach(fd, qid) || np_map_all(fd, &m, 0))
+		return 1;
+	np_fill(m.data, 4096, 77);
+	if (np_cmd(fd, &m, 0x01, 9100, 8))
+		return 2;
+	memset(m.data, 0, 4096);
+	if (np_cmd(fd, &m, 0x02, 9100, 8))
+		return 3;
+	np_fill(blk, 4096, 77);
+	if (memcmp(blk, m.data, 4096))
+		return 4;
+	return 0;
+}
+
+TEST(unprivileged_io_with_ring_ioctl_and_recycle)
+{
+	int first = np_read_num(PEER "/first_qid");
+
+	np_clean_sysfs();
+	ASSERT_EQ(0, np_write(PEER "/create",
+			      "nsid=1 data=host data_size=4096 qid=%d uid=1000",
+			      first));
+	EXPECT_EQ(0, np_as_user(np_user_io, &first));
+	/* a second process gets the recycled queue: it works from slot 0 */
+	EXPECT_EQ(0, np_as_user(np_user_io, &first));
+	np_clean_sysfs();
+}
+
+static sigjmp_buf np_jmp;
+static int np_faults;
+
+static void np_sigbus(int sig)
+{
+	siglongjmp(np_jmp, 1);
+}
+
+TEST(revocation_reaches_a_polling_process)
+{
+	struct nvme_peer_info info;
+	struct sigaction sa = { .sa_handler = np_sigbus };
+	struct pollfd pfd;
+	struct np_map m;
+	int fd = np_open();
+
+	ASSERT_LE(0, fd);
+	ASSERT_LT(0, np_reserve(fd, NVME_PEER_PLACE_CMB, NVME_PEER_PLACE_HOST,
+				NVME_PEER_PLACE_HOST, 4096));
+	ASSERT_EQ(0, np_map_all(fd, &m, 1));
+	ASSERT_EQ(0, np_cmd(fd, &m, 0x02, 0, 8));
+	pfd = (struct pollfd){ .fd = fd, .events = POLLPRI };
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+
+	ASSERT_EQ(0, np_write("/sys/class/nvme/nvme0/reset_controller", "1"));
+	pfd.revents = 0;
+	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	EXPECT_TRUE(pfd.revents & POLLERR);
+	EXPECT_TRUE(pfd.revents & POLLPRI);
+	ASSERT_EQ(0, np_query(fd, &info));
+	EXPECT_EQ(NVME_PEER_STATE_REVOKED, info.state);
+	EXPECT_EQ(NVME_PEER_REVOKE_RESET, info.reason);
+
+	ASSERT_EQ(0, sigaction(SIGBUS, &sa, NULL));
+	np_faults = 0;
+	if (!sigsetjmp(np_jmp, 1))
+		__atomic_store_n((unsigned char *)m.sq, 1, __ATOMIC_RELAXED);
+	else
+		np_faults++;
+	if (!sigsetjmp(np_jmp, 1))
+		__atomic_load_n((unsigned char *)m.data, __ATOMIC_RELAXED);
+	else
+		np_faults++;
+	EXPECT_EQ(2, np_faults);
+	signal(SIGBUS, SIG_DFL);
+	/* the ring ioctl refuses too */
+	EXPECT_EQ(-ENXIO, np_cmd(fd, &m, 0x02, 0, 8));
+	close(fd);
+	ASSERT_EQ(0, np_wait_for(PEER "/live", "1", 30));
+	EXPECT_EQ(np_read_num(PEER "/nr_qids"), np_free());
+}
+
+TEST(close_kill_and_fork_release_the_qid)
+{
+	int nr = np_read_num(PEER "/nr_qids"), fd, st;
+	pid_t pid;
+
+	/* kill -9 with a mapped, reserved queue */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct np_map m;
+
+		fd = np_open();
+		if (np_reserve(fd, 2, 1, 1, 4096) <= 0 || np_map_all(fd, &m, 1))
+			_exit(1);
+		pause();
+	}
+	usleep(500000);
+	EXPECT_EQ(nr - 1, np_free());
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_EQ(nr, np_free());
+
+	/* a forked child keeps the reservation alive past the parent's close */
+	fd = np_open();
+	ASSERT_LT(0, np_reserve(fd, 1, 1, 0, 0));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		usleep(300000);
+		_exit(np_free() == nr - 1 ? 0 : 1);
+	}
+	close(fd);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	EXPECT_EQ(nr, np_free());
+}
+
+TEST_HARNESS_MAIN
