@@ -12,7 +12,10 @@
 #include "np_util.h"
 #include "kselftest_harness.h"
 
+#include <time.h>
+
 #define NP_FUZZ_CALLS 100000
+#define PEER "/sys/class/nvme/nvme0/peer"
 
 static unsigned long long np_rnd_state;
 
@@ -58,7 +61,19 @@ static int np_errno_ok(int e)
 	return 0;
 }
 
-TEST(fuzz_every_ioctl)
+FIXTURE(fuzz) {
+	int unused;
+};
+
+FIXTURE_SETUP(fuzz)
+{
+}
+
+FIXTURE_TEARDOWN(fuzz)
+{
+}
+
+TEST_F_TIMEOUT(fuzz, every_ioctl, 1200)
 {
 	static const unsigned long cmds[] = {
 		NVME_PEER_IOC_RESERVE, NVME_PEER_IOC_ATTACH,
@@ -75,18 +90,26 @@ TEST(fuzz_every_ioctl)
 		unsigned char b[8192];
 	} ubuf;
 	unsigned char *buf = ubuf.b;
-	int fd, i, j, n, bad = 0;
+	int fd, i, j, n, last, bad = 0;
 	unsigned int k;
 	char *env = getenv("NP_FUZZ_SEED");
+	int calls = NP_FUZZ_CALLS;
+	time_t t0 = time(NULL);
 
 	if (env)
 		seed = strtoull(env, NULL, 0);
+	env = getenv("NP_FUZZ_CALLS");
+	if (env)
+		calls = atoi(env);
 	np_rnd_state = seed ? seed : 1;
-	TH_LOG("seed %llu, %d calls", seed, NP_FUZZ_CALLS);
+	TH_LOG("seed %llu, %d calls", seed, calls);
 	fd = open("/dev/nvme-peer", O_RDWR);
 	ASSERT_LE(0, fd);
+	/* something to attach to */
+	last = np_read_num(PEER "/first_qid") + np_read_num(PEER "/nr_qids") - 1;
+	ASSERT_EQ(0, np_write(PEER "/create", "nsid=1 qid=%d uid=0", last));
 
-	for (i = 0; i < NP_FUZZ_CALLS; i++) {
+	for (i = 0; i < calls; i++) {
 		unsigned long cmd;
 		unsigned int size;
 		void *arg = buf;
@@ -108,11 +131,14 @@ TEST(fuzz_every_ioctl)
 		if (k == 0) {
 			struct nvme_peer_reserve *r = (void *)buf;
 
-			r->nsid = 1;
+			/* one in 32 reaches the controller: keeps it fast */
+			r->nsid = np_rnd() % 32 ? 0 : 1;
 			r->depth = 2 << (np_rnd() % 6);
 			r->sq = 1 + np_rnd() % 2;
 			r->cq = 1;
 		}
+		if (k == 1 && np_rnd() % 2)
+			((struct nvme_peer_attach *)buf)->qid = last;
 		if (k == 4) {
 			struct nvme_peer_ring *r = (void *)buf;
 
@@ -157,13 +183,15 @@ TEST(fuzz_every_ioctl)
 			ioctl(fd, NVME_PEER_IOC_RELEASE, 0);
 	}
 	close(fd);
-	TH_LOG("%llu calls succeeded: reserve %llu attach %llu query %llu release %llu ring %llu",
-	       ok, counts[0], counts[1], counts[2], counts[3], counts[4]);
+	EXPECT_EQ(0, np_write(PEER "/delete", "%d", last));
+	TH_LOG("%llu calls succeeded in %ld s", ok, (long)(time(NULL) - t0));
+	TH_LOG("reserve %llu attach %llu query %llu release %llu ring %llu",
+	       counts[0], counts[1], counts[2], counts[3], counts[4]);
 	EXPECT_EQ(0, bad);
 	EXPECT_LT(0, counts[0]);	/* the fuzzer reached the real paths */
+	EXPECT_LT(0, counts[1]);
 	EXPECT_LT(0, counts[2]);
-	EXPECT_EQ(np_read_num("/sys/class/nvme/nvme0/peer/nr_qids"),
-		  np_read_num("/sys/class/nvme/nvme0/peer/free"));
+	EXPECT_EQ(np_read_num(PEER "/nr_qids"), np_read_num(PEER "/free"));
 }
 
 TEST_HARNESS_MAIN
