@@ -67,21 +67,38 @@ static void np_wait_callbacks(struct nvme_peer_ctrl *pctrl)
 static bool np_hw_gone(struct nvme_peer_queue *q)
 {
 	lockdep_assert_held(&q->pctrl->state_lock);
-	return !q->hw_created || q->hw_deleted ||
-		q->gen != q->pctrl->disable_gen;
+	return (!q->hw_cq && !q->hw_sq) || q->gen != q->pctrl->disable_gen;
 }
 
-static int np_admin(struct nvme_peer_ctrl *pctrl, struct nvme_command *c)
+/*
+ * Send an admin command that creates (@exists true) or deletes a hardware
+ * queue, and track whether the queue may exist: it may from the moment a
+ * Create is sent, until the controller refuses that Create or completes the
+ * Delete.  A transport error (timeout, controller going down) leaves the
+ * queue "maybe": only disabling the controller settles it.
+ */
+static int np_admin_queue(struct nvme_peer_queue *q, struct nvme_command *c,
+			  bool *hw, bool create)
 {
-	int ret = nvme_submit_sync_cmd(pctrl->ctrl->admin_q, c, NULL, 0);
+	struct nvme_peer_ctrl *pctrl = q->pctrl;
+	int ret;
 
-	if (ret > 0) {
-		dev_warn(pctrl->ctrl->device,
-			 "nvme-peer: admin opcode %#x failed, status %#x\n",
-			 c->common.opcode, ret);
-		return -EIO;
+	if (create) {
+		spin_lock(&pctrl->state_lock);
+		*hw = true;
+		spin_unlock(&pctrl->state_lock);
 	}
-	return ret;
+	ret = nvme_submit_sync_cmd(pctrl->ctrl->admin_q, c, NULL, 0);
+	if (ret > 0)
+		dev_warn(pctrl->ctrl->device,
+			 "nvme-peer: qid %u: admin opcode %#x failed, status %#x\n",
+			 q->qid, c->common.opcode, ret);
+	if ((create && ret > 0) || (!create && !ret)) {
+		spin_lock(&pctrl->state_lock);
+		*hw = false;
+		spin_unlock(&pctrl->state_lock);
+	}
+	return ret > 0 ? -EIO : ret;
 }
 
 static int np_create_hw(struct nvme_peer_queue *q)
@@ -94,7 +111,7 @@ static int np_create_hw(struct nvme_peer_queue *q)
 	c.create_cq.cqid = cpu_to_le16(q->qid);
 	c.create_cq.qsize = cpu_to_le16(q->params.depth - 1);
 	c.create_cq.cq_flags = cpu_to_le16(NVME_QUEUE_PHYS_CONTIG);
-	ret = np_admin(q->pctrl, &c);
+	ret = np_admin_queue(q, &c, &q->hw_cq, true);
 	if (ret)
 		return ret;
 
@@ -106,23 +123,22 @@ static int np_create_hw(struct nvme_peer_queue *q)
 	c.create_sq.sq_flags = cpu_to_le16(NVME_QUEUE_PHYS_CONTIG |
 					   NVME_SQ_PRIO_MEDIUM);
 	c.create_sq.cqid = cpu_to_le16(q->qid);
-	return np_admin(q->pctrl, &c);
+	return np_admin_queue(q, &c, &q->hw_sq, true);
 }
 
-/* Delete SQ then CQ; the queues are gone only if both deletes worked. */
+/* Delete the SQ, then the CQ: those that may exist. */
 static void np_delete_hw(struct nvme_peer_queue *q)
 {
 	struct nvme_command c = { };
-	int ret;
 
-	c.delete_queue.opcode = nvme_admin_delete_sq;
 	c.delete_queue.qid = cpu_to_le16(q->qid);
-	ret = np_admin(q->pctrl, &c);
-	c.delete_queue.opcode = nvme_admin_delete_cq;
-	if (!np_admin(q->pctrl, &c) && !ret) {
-		spin_lock(&q->pctrl->state_lock);
-		q->hw_deleted = true;
-		spin_unlock(&q->pctrl->state_lock);
+	if (q->hw_sq) {
+		c.delete_queue.opcode = nvme_admin_delete_sq;
+		np_admin_queue(q, &c, &q->hw_sq, false);
+	}
+	if (q->hw_cq && !q->hw_sq) {
+		c.delete_queue.opcode = nvme_admin_delete_cq;
+		np_admin_queue(q, &c, &q->hw_cq, false);
 	}
 }
 
@@ -288,9 +304,6 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 	if (ret)
 		goto out_release;
 
-	spin_lock(&pctrl->state_lock);
-	q->hw_created = true;
-	spin_unlock(&pctrl->state_lock);
 	ret = np_create_hw(q);
 	if (ret)
 		goto out_release;
@@ -451,7 +464,8 @@ static void np_recycle(struct nvme_peer_queue *q)
 
 	np_delete_hw(q);
 	spin_lock(&pctrl->state_lock);
-	deleted = q->hw_deleted && q->state == NP_Q_ACTIVE && pctrl->live;
+	deleted = !q->hw_sq && !q->hw_cq && q->state == NP_Q_ACTIVE &&
+		  pctrl->live;
 	spin_unlock(&pctrl->state_lock);
 	if (!deleted)
 		goto out_revoke;
@@ -459,7 +473,6 @@ static void np_recycle(struct nvme_peer_queue *q)
 		if (mems[i]->vaddr)
 			memset(mems[i]->vaddr, 0, mems[i]->size);
 	spin_lock(&pctrl->state_lock);
-	q->hw_deleted = false;
 	q->gen = pctrl->disable_gen;
 	spin_unlock(&pctrl->state_lock);
 	if (!np_create_hw(q))

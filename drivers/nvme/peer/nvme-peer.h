@@ -115,8 +115,12 @@ struct nvme_peer_queue {
 	/* under pctrl->state_lock */
 	enum np_qstate state;
 	enum nvme_peer_reason reason;
-	bool hw_created;		/* Create CQ was sent */
-	bool hw_deleted;		/* Delete SQ and CQ both succeeded */
+	/*
+	 * The hardware CQ/SQ may exist: set before Create, cleared when the
+	 * controller refused Create or completed Delete.
+	 */
+	bool hw_cq;
+	bool hw_sq;
 	unsigned int gen;		/* pctrl->disable_gen when created */
 	bool sysfs_added;
 
