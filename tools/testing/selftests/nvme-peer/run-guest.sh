@@ -59,7 +59,10 @@ modprobe nvme-peer || echo "NP-FATAL modprobe nvme-peer"
 modprobe np-accel || echo "NP-FATAL modprobe np-accel"
 wait_for /sys/class/nvme/nvme0/peer
 
-[ "$topo" = switch ] && kunit nvme-peer-kunit
+if [ "$topo" = switch ]; then
+	kunit nvme-peer-kunit
+	kunit nvme-peer-guard-kunit
+fi
 kselftest smoke_test
 kselftest topology_test
 if [ "$topo" = switch ]; then

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvme-peer guard: decides whether one NVMe I/O submission queue entry is
+ * allowed by a policy.  Pure computation with no kernel or libc calls, so
+ * the same guard.c builds into the module, its KUnit test and the userspace
+ * benchmark (tools/testing/nvme-peer/bench/).
+ */
+#ifndef _NVME_PEER_GUARD_H
+#define _NVME_PEER_GUARD_H
+
+#ifdef __KERNEL__
+#include <linux/bits.h>
+#include <linux/errno.h>
+#include <linux/types.h>
+#include <asm/byteorder.h>
+#else
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/cdefs.h>	/* __always_inline, __attribute_noinline__ */
+
+/* the kernel's names for the <stdint.h> types */
+typedef __UINT8_TYPE__ u8;
+typedef __UINT16_TYPE__ u16;
+typedef __UINT32_TYPE__ u32;
+typedef __UINT64_TYPE__ u64;
+typedef __UINT32_TYPE__ __le32;
+typedef __UINT64_TYPE__ __le64;
+
+#define BIT(nr)		(1UL << (nr))
+#define BIT_ULL(nr)	(1ULL << (nr))
+#define noinline	__attribute_noinline__
+
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define le32_to_cpu(x)	__builtin_bswap32(x)
+#define le64_to_cpu(x)	__builtin_bswap64(x)
+#define cpu_to_le32(x)	__builtin_bswap32(x)
+#define cpu_to_le64(x)	__builtin_bswap64(x)
+#else
+#define le32_to_cpu(x)	((u32)(x))
+#define le64_to_cpu(x)	((u64)(x))
+#define cpu_to_le32(x)	((__le32)(x))
+#define cpu_to_le64(x)	((__le64)(x))
+#endif
+#endif /* __KERNEL__ */
+
+/* The NVM command set opcodes the guard understands; all others are refused. */
+#define NP_OP_FLUSH		0x00
+#define NP_OP_WRITE		0x01
+#define NP_OP_READ		0x02
+#define NP_OP_WRITE_ZEROES	0x08
+#define NP_OP_DSM		0x09
+
+#define NP_GUARD_PAGE_SHIFT	12	/* CC.MPS = 0 */
+#define NP_GUARD_PAGE_SIZE	4096U	/* 1 << NP_GUARD_PAGE_SHIFT */
+#define NP_GUARD_MAX_LIST	(NP_GUARD_PAGE_SIZE / 8)	/* no chaining */
+
+/**
+ * struct np_extent - a range of LBAs the peer may touch
+ * @slba: first LBA
+ * @nlb: number of LBAs, at least 1; the range is [@slba, @slba + @nlb)
+ */
+struct np_extent {
+	u64 slba;
+	u64 nlb;
+};
+
+/**
+ * struct np_window - a range of controller-visible DMA addresses
+ * @addr: first address
+ * @len: length in bytes; the range is [@addr, @addr + @len)
+ */
+struct np_window {
+	u64 addr;
+	u64 len;
+};
+
+#define NP_POLICY_ALLOW_SGL		BIT(0)	/* accepted, but SGLs are still refused */
+#define NP_POLICY_ALLOW_METADATA	BIT(1)	/* MPTR may be set; NOT validated */
+#define NP_POLICY_ALLOW_FUSED		BIT(2)	/* FUSE 01b/10b may be set */
+
+/**
+ * struct np_policy - what the commands of one peer queue may do
+ * @nsid: the one namespace allowed (never 0 or 0xffffffff)
+ * @lba_shift: log2 of the LBA data size, 9..16
+ * @ns_size: namespace size in LBAs (NSZE)
+ * @opcodes: bitmap of allowed opcodes 0..255; only the NP_OP_* ones can pass
+ * @extents: LBA ranges, sorted by slba and merged, see np_policy_prepare()
+ * @nr_extents: number of @extents; 0 refuses every command with LBAs
+ * @windows: DMA address ranges, sorted and merged, see np_windows_prepare()
+ * @nr_windows: number of @windows; 0 refuses every command with data
+ * @max_nlb: largest 1-based NLB a command may carry; 0 means 65536
+ * @flags: NP_POLICY_ALLOW_*
+ *
+ * Immutable while a queue lives.  np_guard_check() relies on @extents and
+ * @windows being in the shape np_policy_prepare() and np_windows_prepare()
+ * leave them in; the kernel calls those once when the policy is set.
+ */
+struct np_policy {
+	u32 nsid;
+	u32 lba_shift;
+	u64 ns_size;
+	u64 opcodes[4];
+	const struct np_extent *extents;
+	u32 nr_extents;
+	const struct np_window *windows;
+	u32 nr_windows;
+	u32 max_nlb;
+	u32 flags;
+};
+
+/**
+ * struct np_prp_list - a private copy of the PRP list a command points to
+ * @entries: the copied entries, little-endian as in memory
+ * @nr: number of valid @entries
+ * @list_addr: the DMA address they were copied from (the command's PRP2)
+ *
+ * The list lives in peer-writable memory: the caller copies it into memory
+ * the peer cannot change, has the copy validated and must then make the
+ * controller read the copy (or otherwise stop the peer from rewriting the
+ * original) to avoid a time-of-check/time-of-use race.
+ */
+struct np_prp_list {
+	const __le64 *entries;
+	u32 nr;
+	u64 list_addr;
+};
+
+/**
+ * enum np_guard_verdict - what np_guard_check() decided
+ * @NP_GUARD_OK: the command may reach the controller
+ * @NP_GUARD_BAD_OPCODE: not understood or not allowed (SC 0x01 Invalid
+ *	Command Opcode)
+ * @NP_GUARD_BAD_FIELD: reserved bits, PSDT/SGL, FUSE, MPTR, a data pointer
+ *	where none belongs, NLB over max_nlb, a chained PRP list (SC 0x02
+ *	Invalid Field in Command)
+ * @NP_GUARD_BAD_NSID: not the policy's namespace; 0 and 0xffffffff never
+ *	are (SC 0x0b Invalid Namespace or Format)
+ * @NP_GUARD_LBA_RANGE: the LBAs are not all inside one extent and the
+ *	namespace, or wrap past 2^64 (SC 0x80 LBA Out of Range)
+ * @NP_GUARD_PRP_OFFSET: PRP1 not dword aligned, PRP2 or a list entry not
+ *	page aligned, the list pointer not qword aligned (SC 0x13 PRP Offset
+ *	Invalid)
+ * @NP_GUARD_DATA_WINDOW: data, or the PRP list itself, outside the windows,
+ *	or no copy of the list to check (SC 0x04 Data Transfer Error)
+ * @NP_GUARD_NR_VERDICTS: the number of verdicts, not a verdict
+ *
+ * np_guard_status() maps a verdict to its NVMe status.
+ */
+enum np_guard_verdict {
+	NP_GUARD_OK = 0,
+	NP_GUARD_BAD_OPCODE,
+	NP_GUARD_BAD_FIELD,
+	NP_GUARD_BAD_NSID,
+	NP_GUARD_LBA_RANGE,
+	NP_GUARD_PRP_OFFSET,
+	NP_GUARD_DATA_WINDOW,
+	NP_GUARD_NR_VERDICTS
+};
+
+int np_policy_prepare(struct np_extent *ext, u32 *nr);
+int np_windows_prepare(struct np_window *win, u32 *nr);
+u16 np_guard_status(enum np_guard_verdict v);
+u32 np_guard_prp_list_len(const struct np_policy *p, const void *sqe);
+enum np_guard_verdict np_guard_check(const struct np_policy *p,
+				     const void *sqe,
+				     const struct np_prp_list *list);
+
+#endif /* _NVME_PEER_GUARD_H */
