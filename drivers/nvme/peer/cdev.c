@@ -141,6 +141,17 @@ static const u8 np_uapi_place[] = {
 	[NVME_PEER_PLACE_PEER] = NVME_PEER_MEM_PEER,
 };
 
+/*
+ * Copy an extensible ioctl argument: its first __u32 is the size user space
+ * built it with (copy_struct_from_user() rules).  *usize receives it.
+ */
+static int np_copy_arg(void *dst, size_t ksize, void __user *uarg, u32 *usize)
+{
+	if (get_user(*usize, (u32 __user *)uarg))
+		return -EFAULT;
+	return copy_struct_from_user(dst, ksize, uarg, *usize);
+}
+
 static int np_ioc_reserve(struct np_file *f, void __user *uarg)
 {
 	struct nvme_peer_reserve r;
@@ -153,9 +164,7 @@ static int np_ioc_reserve(struct np_file *f, void __user *uarg)
 
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
-	if (get_user(usize, (u32 __user *)uarg))
-		return -EFAULT;
-	ret = copy_struct_from_user(&r, sizeof(r), uarg, usize);
+	ret = np_copy_arg(&r, sizeof(r), uarg, &usize);
 	if (ret)
 		return ret;
 	if (usize < offsetofend(struct nvme_peer_reserve, data) ||
@@ -221,9 +230,7 @@ static int np_ioc_attach(struct np_file *f, void __user *uarg)
 	u32 usize;
 	int ret;
 
-	if (get_user(usize, (u32 __user *)uarg))
-		return -EFAULT;
-	ret = copy_struct_from_user(&a, sizeof(a), uarg, usize);
+	ret = np_copy_arg(&a, sizeof(a), uarg, &usize);
 	if (ret)
 		return ret;
 	if (usize < sizeof(a) || a.flags || !a.qid || a.qid > U16_MAX)
@@ -263,9 +270,7 @@ static int np_ioc_query(struct np_file *f, void __user *uarg)
 	u32 usize, stride, db;
 	int ret;
 
-	if (get_user(usize, (u32 __user *)uarg))
-		return -EFAULT;
-	ret = copy_struct_from_user(&info, sizeof(info), uarg, usize);
+	ret = np_copy_arg(&info, sizeof(info), uarg, &usize);
 	if (ret)
 		return ret;
 	if (usize < offsetofend(struct nvme_peer_info, db_stride) ||
@@ -323,9 +328,7 @@ static int np_ioc_ring(struct np_file *f, void __user *uarg)
 	u32 usize;
 	int ret;
 
-	if (get_user(usize, (u32 __user *)uarg))
-		return -EFAULT;
-	ret = copy_struct_from_user(&r, sizeof(r), uarg, usize);
+	ret = np_copy_arg(&r, sizeof(r), uarg, &usize);
 	if (ret)
 		return ret;
 	if (usize < sizeof(r) || !r.flags ||

@@ -53,6 +53,18 @@ static struct npc_handle *npc_last;
 static u16 npc_last_status;
 static struct dentry *npc_dir;
 
+/* A debugfs write as a NUL-terminated string. */
+static int npc_get_line(char *buf, size_t size, const char __user *ubuf,
+			size_t count)
+{
+	if (count >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	return 0;
+}
+
 static void npc_revoke(struct nvme_peer_queue *q, enum nvme_peer_reason reason,
 		       void *priv)
 {
@@ -84,11 +96,9 @@ static ssize_t reserve_write(struct file *file, const char __user *ubuf,
 	unsigned long size;
 	int ret;
 
-	if (count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
+	ret = npc_get_line(buf, sizeof(buf), ubuf, count);
+	if (ret)
+		return ret;
 	if (sscanf(buf, "%15s %u %u %7s %7s %7s %lu %31s", ctrl, &p.nsid,
 		   &p.depth, sq, cq, data, &size, peer) != 8)
 		return -EINVAL;
@@ -198,11 +208,9 @@ static ssize_t release_write(struct file *file, const char __user *ubuf,
 	char buf[16];
 	int qid, ret = 0;
 
-	if (count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
+	ret = npc_get_line(buf, sizeof(buf), ubuf, count);
+	if (ret)
+		return ret;
 	mutex_lock(&npc_lock);
 	if (sysfs_streq(buf, "all")) {
 		for (qid = 0; qid < NPC_MAX; qid++)
@@ -286,11 +294,9 @@ static ssize_t io_write(struct file *file, const char __user *ubuf,
 	u16 status = 0;
 	int ret;
 
-	if (count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
+	ret = npc_get_line(buf, sizeof(buf), ubuf, count);
+	if (ret)
+		return ret;
 	if (sscanf(buf, "%u %c %llu %u %u", &qid, &op, &slba, &nlb, &seed) != 5)
 		return -EINVAL;
 
