@@ -164,7 +164,6 @@ struct nvme_peer_ctrl *np_ctrl_get_by_instance(u32 instance);
 struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
 				  nvme_peer_revoke_fn revoke, void *priv);
 void np_detach(struct nvme_peer_queue *q);
-void np_release(struct nvme_peer_queue *q);
 const char *np_owner_name(enum np_owner owner);
 
 /* cdev.c */
