@@ -41,20 +41,25 @@
  *    format has none in a separate buffer, or when DMA is otherwise confined.
  *  - With NP_POLICY_ALLOW_FUSED, FUSE 01b/10b pass; 11b is reserved and is
  *    refused.  Compare is not understood, so no complete fused pair can pass.
- *  - Dataset Management: only the PRPs of the range list are checked.  The
- *    ranges live in peer memory and cannot be validated without copying, so
- *    the LBAs inside them are NOT checked: allowing DSM (with the deallocate
- *    attribute) lets the peer deallocate anywhere in the namespace.
+ *  - Dataset Management: np_guard_check() checks the PRPs of the range
+ *    list; the ranges live in peer memory, so the caller copies them and
+ *    checks the copy with np_guard_dsm_ranges(), then submits the copy
+ *    (mediated mode does; without that, allowing DSM with the deallocate
+ *    attribute would let the peer deallocate anywhere in the namespace).
  *  - Write Zeroes is limited by max_nlb like Read and Write, and its CDW13 to
  *    CDW15 must be zero (no directives, no protection information).
  *
  * np_guard_check() itself is the headline case, a read or write with nothing
- * unusual whose data fits in PRP1's page: the must-be-zero fields OR-ed into
- * one test, two branchless binary searches (extents, windows) and a handful
- * of compares, no loop over the extents or windows and no division.
- * Anything else goes to np_guard_check_full(), or to np_prps_check() once
- * steps 1 to 5 have passed, which then decide the verdict.  The KUnit test
- * checks both paths against a naive reference checker.
+ * unusual whose data fits in PRP1's page, on tables np_policy_init() derives
+ * from the policy: the must-be-zero fields, the opcode and the namespace
+ * OR-ed into one test, then one slot of a direct-mapped cache of the extents
+ * and one of the windows, each a shift, a mask and two compares; no loop and
+ * no division.  A slot holds one range, so a command it does not cover is
+ * not refused for that: the extents are then searched (branchless binary
+ * search), and the windows by np_prps_check().  Anything else goes to
+ * np_guard_check_full(), or to np_prps_check() once steps 1 to 5 have
+ * passed, which then decide the verdict.  The KUnit test checks both paths
+ * against a naive reference checker.
  */
 #include "guard.h"
 
@@ -87,6 +92,7 @@
 #define NP_DW_CDW11	11
 #define NP_DW_CDW12	12
 #define NP_DW_CDW13	13
+#define NP_QW_CDW0_NSID	0	/* CDW0 | NSID << 32 */
 #define NP_QW_CDW2_3	1
 #define NP_QW_MPTR	2
 #define NP_QW_PRP1	3
@@ -94,6 +100,22 @@
 #define NP_QW_SLBA	5	/* CDW10 | CDW11 << 32 */
 #define NP_QW_CDW12_13	6
 #define NP_QW_CDW14_15	7
+
+/*
+ * The fast path compares the first quadword, command identifier masked off,
+ * with the one np_policy_init() expects for CDW0 bits 1:0; NEVER, a
+ * command identifier bit, cannot compare equal.
+ */
+#define NP_FAST_QW0_MASK	0xffffffff0000ffffULL
+#define NP_FAST_NEVER		BIT_ULL(16)
+
+#define NP_FAST_ALL		(BIT(NP_GUARD_FAST_SLOTS) - 1)	/* all slots */
+
+/* an extent or window as np_policy_init() caches it: [first, end) */
+struct np_range {
+	u64 first;
+	u64 end;
+};
 
 /* ---- policy preparation -------------------------------------------------- */
 
@@ -224,6 +246,161 @@ int np_windows_prepare(struct np_window *win, u32 *nr)
 	return 0;
 }
 
+/*
+ * The slots of a range cache that range @r has elements in, as a bitmap,
+ * when slot (x >> @s) % NP_GUARD_FAST_SLOTS serves x.
+ */
+static u32 np_fast_claims(const struct np_range *r, u32 s)
+{
+	u64 span = ((r->end - 1) >> s) - (r->first >> s);
+	u32 b = (r->first >> s) % NP_GUARD_FAST_SLOTS;
+	u32 m;
+
+	if (span >= NP_GUARD_FAST_SLOTS - 1)
+		return NP_FAST_ALL;
+	m = (2U << span) - 1;
+	return (m << b | m >> (NP_GUARD_FAST_SLOTS - b)) & NP_FAST_ALL;
+}
+
+/*
+ * Fill a range cache (@first, @end and *@shift) for the @n sorted, disjoint,
+ * non-empty ranges @r, at most NP_GUARD_FAST_SLOTS.  The slot shift that
+ * leaves the most ranges alone in all their slots wins, the smallest on a
+ * tie: the cache serves those entirely.  A slot two ranges claim holds the
+ * first one; the other is found by the slower search, as is everything
+ * when @n is 0 and every slot is empty (end 0).
+ */
+static void np_fast_fill(u64 *first, u64 *end, u32 *shift,
+			 const struct np_range *r, u32 n)
+{
+	u32 claims[NP_GUARD_FAST_SLOTS], once, twice, taken;
+	u32 s, i, b, alone, best = 0, best_s = 0;
+
+	for (s = 0; s < 64 && best < n; s++) {
+		once = 0;
+		twice = 0;
+		for (i = 0; i < n; i++) {
+			claims[i] = np_fast_claims(&r[i], s);
+			twice |= once & claims[i];
+			once |= claims[i];
+		}
+		alone = 0;
+		for (i = 0; i < n; i++)
+			alone += !(claims[i] & twice);
+		if (alone > best) {
+			best = alone;
+			best_s = s;
+		}
+	}
+
+	for (b = 0; b < NP_GUARD_FAST_SLOTS; b++) {
+		first[b] = 0;
+		end[b] = 0;
+	}
+	taken = 0;
+	for (i = 0; i < n; i++) {
+		claims[i] = np_fast_claims(&r[i], best_s) & ~taken;
+		taken |= claims[i];
+		for (b = 0; b < NP_GUARD_FAST_SLOTS; b++) {
+			if (claims[i] & BIT(b)) {
+				first[b] = r[i].first;
+				end[b] = r[i].end;
+			}
+		}
+	}
+	*shift = best_s;
+}
+
+/**
+ * np_policy_init() - finish a policy before its first np_guard_check()
+ * @p: the policy, with @extents and @windows prepared
+ *
+ * Checks that @p is in the shape np_guard_check() relies on and derives the
+ * tables of its fast path (the fast_* fields): the first quadword expected
+ * for each allowed Read or Write opcode, the CDW12 bits that must be clear
+ * for a command of at most one page, its data length, and a direct-mapped
+ * cache of up to NP_GUARD_FAST_SLOTS extents and of as many windows (a
+ * policy with more has its ranges searched every time).  No allocation:
+ * the tables live in @p.
+ *
+ * Call it once, after np_policy_prepare() and np_windows_prepare() and
+ * before checking any command, and again after any change to @p (a policy
+ * is immutable while a queue lives).  Checking a command against a policy
+ * this has not run on, or that changed since, is a bug: the verdict is
+ * undefined.
+ *
+ * Return: 0, or -EINVAL when @p cannot be checked against: @lba_shift not
+ * 9..16, or extents or windows missing, empty, wrapping past 2^64, or not
+ * sorted and merged.
+ */
+int np_policy_init(struct np_policy *p)
+{
+	struct np_range r[NP_GUARD_FAST_SLOTS];
+	const struct np_extent *e = p->extents;
+	const struct np_window *w = p->windows;
+	u32 i, n, lim;
+	u64 end;
+
+	if (p->lba_shift < 9 || p->lba_shift > 16 ||
+	    (p->nr_extents && !e) || (p->nr_windows && !w))
+		return -EINVAL;
+	for (i = 0; i < p->nr_extents; i++)
+		if (!e[i].nlb || e[i].nlb > ~0ULL - e[i].slba ||
+		    (i && e[i].slba <= e[i - 1].slba + e[i - 1].nlb))
+			return -EINVAL;
+	for (i = 0; i < p->nr_windows; i++)
+		if (!w[i].len || w[i].len > ~0ULL - w[i].addr ||
+		    (i && w[i].addr <= w[i - 1].addr + w[i - 1].len))
+			return -EINVAL;
+
+	/*
+	 * The fast path takes at most lim LBAs, which fit in one page and
+	 * max_nlb; lim is a power of two so that one mask of CDW12 checks
+	 * both NLB and the reserved bits.  lim 0: the fast path takes none.
+	 */
+	lim = NP_GUARD_PAGE_SIZE >> p->lba_shift;
+	if (p->max_nlb && p->max_nlb < lim)
+		lim = p->max_nlb;
+	while (lim & (lim - 1))
+		lim &= lim - 1;
+	p->fast_cdw12 = ~(u32)NP_RW_CDW12_OK | (NP_CDW12_NLB & ~(lim - 1));
+	for (i = 0; i < 4; i++) {	/* CDW0 bits 1:0 */
+		p->fast_qw0[i] = NP_FAST_NEVER;
+		if (lim && (NP_RW_OPCODES & p->opcodes[0] & BIT_ULL(i)) &&
+		    p->nsid && p->nsid != 0xffffffff)
+			p->fast_qw0[i] = (u64)p->nsid << 32 | i;
+	}
+	for (i = 0; i < NP_GUARD_FAST_NLB; i++)
+		p->fast_len[i] = i < lim ? (i + 1) << p->lba_shift : 0;
+
+	/* the extents as far as they are in the namespace; n 0: no cache */
+	n = 0;
+	for (i = 0; i < p->nr_extents && i < NP_GUARD_FAST_SLOTS; i++) {
+		end = e[i].slba + e[i].nlb;
+		if (end > p->ns_size)
+			end = p->ns_size;
+		if (end > e[i].slba) {
+			r[n].first = e[i].slba;
+			r[n++].end = end;
+		}
+	}
+	if (p->nr_extents > NP_GUARD_FAST_SLOTS)
+		n = 0;
+	np_fast_fill(p->fast_ext_first, p->fast_ext_end, &p->fast_ext_shift,
+		     r, n);
+
+	n = 0;
+	for (i = 0; i < p->nr_windows && i < NP_GUARD_FAST_SLOTS; i++) {
+		r[n].first = w[i].addr;
+		r[n++].end = w[i].addr + w[i].len;
+	}
+	if (p->nr_windows > NP_GUARD_FAST_SLOTS)
+		n = 0;
+	np_fast_fill(p->fast_win_first, p->fast_win_end, &p->fast_win_shift,
+		     r, n);
+	return 0;
+}
+
 /**
  * np_guard_status() - the NVMe status for a verdict
  * @v: the verdict
@@ -289,6 +466,12 @@ np_win_find(const struct np_window *w, u32 n, u64 addr)
 	return w;
 }
 
+/* The slot of a range cache that may hold @x; see np_policy_init(). */
+static __always_inline u64 np_fast_slot(u32 shift, u64 x)
+{
+	return (x >> shift) % NP_GUARD_FAST_SLOTS;
+}
+
 /*
  * Is [@slba, @slba + @nlb) inside one extent and inside the namespace?
  * @nlb >= 1.  off < e->nlb puts @slba inside the extent found (when @slba
@@ -310,13 +493,20 @@ static __always_inline bool np_lba_ok(const struct np_policy *p, u64 slba,
 	return slba + nlb <= p->ns_size;
 }
 
-/* Is [@addr, @addr + @len) inside a single window?  @len >= 1. */
+/*
+ * Is [@addr, @addr + @len) inside a single window?  @len >= 1.  The range
+ * cache first: a slot holds a whole window (or nothing, end 0).
+ */
 static __always_inline bool np_dma_ok(const struct np_policy *p, u64 addr,
 				      u64 len)
 {
+	u64 k = np_fast_slot(p->fast_win_shift, addr);
 	const struct np_window *w;
 	u64 off;
 
+	if (addr >= p->fast_win_first[k] && addr < p->fast_win_end[k] &&
+	    len <= p->fast_win_end[k] - addr)
+		return true;
 	if (!p->nr_windows)
 		return false;
 	w = np_win_find(p->windows, p->nr_windows, addr);
@@ -470,8 +660,71 @@ np_guard_check_full(const struct np_policy *p, const void *sqe,
 }
 
 /**
+ * np_guard_dsm_ranges() - check the ranges of a Dataset Management command
+ * @p: the policy, finished by np_policy_init()
+ * @ranges: a copy, out of the peer's reach, of the command's range list:
+ *	16 bytes a range, little endian: context attributes, NLB, SLBA
+ * @nr: the number of ranges, CDW10 NR + 1 (1..256)
+ *
+ * Every range must lie inside one extent, as the LBAs of a Read must; a
+ * range of 0 LBAs touches nothing and passes.
+ *
+ * Return: NP_GUARD_OK or NP_GUARD_LBA_RANGE.
+ */
+enum np_guard_verdict np_guard_dsm_ranges(const struct np_policy *p,
+					  const void *ranges, u32 nr)
+{
+	const __le32 *dw = ranges;
+	u32 i, nlb;
+
+	for (i = 0; i < nr; i++, dw += 4) {
+		nlb = le32_to_cpu(dw[1]);
+		if (nlb && !np_lba_ok(p, le64_to_cpu(*(const __le64 *)&dw[2]),
+				      nlb))
+			return NP_GUARD_LBA_RANGE;
+	}
+	return NP_GUARD_OK;
+}
+
+/*
+ * np_guard_check() once steps 1 to 5 have passed for a Read or Write: its
+ * own function taking np_guard_check()'s arguments, so that the fast path
+ * keeps nothing in registers for it.
+ */
+static noinline enum np_guard_verdict
+np_guard_check_prps(const struct np_policy *p, const void *sqe,
+		    const struct np_prp_list *list)
+{
+	const __le32 *dw = sqe;
+	const __le64 *qw = sqe;
+	u64 nlb = (u64)(le32_to_cpu(dw[NP_DW_CDW12]) & NP_CDW12_NLB) + 1;
+
+	return np_prps_check(p, le64_to_cpu(qw[NP_QW_PRP1]),
+			     le64_to_cpu(qw[NP_QW_PRP2]), nlb << p->lba_shift,
+			     list);
+}
+
+/*
+ * np_guard_check() once steps 1 to 4 have passed for a Read or Write of at
+ * most one page whose LBAs the extent cache did not find: search them.
+ */
+static noinline enum np_guard_verdict
+np_guard_check_lba(const struct np_policy *p, const void *sqe,
+		   const struct np_prp_list *list)
+{
+	const __le32 *dw = sqe;
+	const __le64 *qw = sqe;
+	u64 nlb = (u64)(le32_to_cpu(dw[NP_DW_CDW12]) & NP_CDW12_NLB) + 1;
+
+	if (!np_lba_ok(p, le64_to_cpu(qw[NP_QW_SLBA]), nlb))
+		return np_guard_check_full(p, sqe, list);
+	return np_guard_check_prps(p, sqe, list);
+}
+
+/**
  * np_guard_check() - is a submission queue entry allowed by a policy?
- * @p: the policy, prepared with np_policy_prepare() and np_windows_prepare()
+ * @p: the policy, prepared with np_policy_prepare() and np_windows_prepare(),
+ *     then np_policy_init()
  * @sqe: the 64-byte entry in NVMe (little-endian) layout, 8-byte aligned,
  *	 in memory the peer cannot change during the call
  * @list: a copy of the PRP list the entry points to, of at least
@@ -495,38 +748,47 @@ enum np_guard_verdict np_guard_check(const struct np_policy *p,
 {
 	const __le32 *dw = sqe;
 	const __le64 *qw = sqe;
-	u32 dw0 = le32_to_cpu(dw[NP_DW_CDW0]);
+	u64 qw0 = le64_to_cpu(qw[NP_QW_CDW0_NSID]);
 	u32 cdw12 = le32_to_cpu(dw[NP_DW_CDW12]);
-	u32 nsid = le32_to_cpu(dw[NP_DW_NSID]);
-	u64 slba, nlb, len, prp1, prp2;
+	u32 nlb0 = cdw12 & (NP_GUARD_FAST_NLB - 1);
+	u64 slba, prp1, last, k;
 
 	/*
-	 * Opcode bits 7:6, FUSE, reserved, PSDT, CDW2/3, MPTR, CDW14/15 and
-	 * the unsupported bits of CDW12 all zero; then opcode 1 or 2 allowed.
+	 * Steps 1 to 4 at once: CDW2/3, MPTR, CDW14/15 zero; CDW12 with no
+	 * bit set but FUA, LR and an NLB below the fast limit (so nlb0 is
+	 * all of it); opcode a Read or Write the policy allows, FUSE,
+	 * reserved and PSDT zero and NSID the policy's: np_policy_init()
+	 * made fast_qw0[] NEVER for anything else.
 	 */
-	if ((le64_to_cpu(qw[NP_QW_CDW2_3] | qw[NP_QW_MPTR] |
-			 qw[NP_QW_CDW14_15]) |
-	     (cdw12 & ~NP_RW_CDW12_OK) | (dw0 & 0xffc0)) ||
-	    !(((p->opcodes[0] & NP_RW_OPCODES) >> (dw0 & 63)) & 1))
-		goto full;
-	if (nsid != p->nsid || nsid + 1 <= 1)
-		goto full;
-	if ((cdw12 & NP_CDW12_NLB) > p->max_nlb - 1)
-		goto full;
-	nlb = (u64)(cdw12 & NP_CDW12_NLB) + 1;
-	slba = le64_to_cpu(qw[NP_QW_SLBA]);
-	if (!np_lba_ok(p, slba, nlb))
+	if (le64_to_cpu(qw[NP_QW_CDW2_3] | qw[NP_QW_MPTR] |
+			qw[NP_QW_CDW14_15]) |
+	    (cdw12 & p->fast_cdw12) |
+	    ((qw0 & NP_FAST_QW0_MASK) ^ p->fast_qw0[qw0 & 3]))
 		goto full;
 
-	/* steps 1 to 5 passed: the PRPs decide */
+	/*
+	 * Step 5: [slba, last] in the extent of the cache slot, which ends
+	 * inside the namespace; if not, np_guard_check_lba() searches.
+	 */
+	slba = le64_to_cpu(qw[NP_QW_SLBA]);
+	k = np_fast_slot(p->fast_ext_shift, slba);
+	if (slba < p->fast_ext_first[k] ||
+	    check_add_overflow(slba, (u64)nlb0, &last) ||
+	    last >= p->fast_ext_end[k])
+		return np_guard_check_lba(p, sqe, list);
+
+	/*
+	 * Steps 1 to 5 passed: the PRPs decide.  PRP1 alone, dword aligned,
+	 * the data in its page (so last cannot wrap) and in the window of
+	 * the cache slot; anything else is np_prps_check()'s to decide.
+	 */
 	prp1 = le64_to_cpu(qw[NP_QW_PRP1]);
-	prp2 = le64_to_cpu(qw[NP_QW_PRP2]);
-	len = nlb << p->lba_shift;
-	if (!(prp1 & 3) && !prp2 &&
-	    len <= NP_GUARD_PAGE_SIZE - (prp1 & NP_PAGE_MASK) &&
-	    np_dma_ok(p, prp1, len))
-		return NP_GUARD_OK;
-	return np_prps_check(p, prp1, prp2, len, list);
+	last = prp1 + p->fast_len[nlb0] - 1;
+	k = np_fast_slot(p->fast_win_shift, prp1);
+	if (qw[NP_QW_PRP2] || (prp1 & 3) || (last ^ prp1) > NP_PAGE_MASK ||
+	    prp1 < p->fast_win_first[k] || last >= p->fast_win_end[k])
+		return np_guard_check_prps(p, sqe, list);
+	return NP_GUARD_OK;
 full:
 	return np_guard_check_full(p, sqe, list);
 }

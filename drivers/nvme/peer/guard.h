@@ -11,6 +11,7 @@
 #ifdef __KERNEL__
 #include <linux/bits.h>
 #include <linux/errno.h>
+#include <linux/overflow.h>
 #include <linux/types.h>
 #include <asm/byteorder.h>
 #else
@@ -31,6 +32,7 @@ typedef __UINT64_TYPE__ __le64;
 #define BIT(nr)		(1UL << (nr))
 #define BIT_ULL(nr)	(1ULL << (nr))
 #define noinline	__attribute_noinline__
+#define check_add_overflow(a, b, d)	__builtin_add_overflow(a, b, d)
 
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define le32_to_cpu(x)	__builtin_bswap32(x)
@@ -55,6 +57,9 @@ typedef __UINT64_TYPE__ __le64;
 #define NP_GUARD_PAGE_SHIFT	12	/* CC.MPS = 0 */
 #define NP_GUARD_PAGE_SIZE	4096U	/* 1 << NP_GUARD_PAGE_SHIFT */
 #define NP_GUARD_MAX_LIST	(NP_GUARD_PAGE_SIZE / 8)	/* no chaining */
+
+#define NP_GUARD_FAST_SLOTS	16	/* slots of each range cache */
+#define NP_GUARD_FAST_NLB	8	/* most LBAs of a fast command: 4096 >> 9 */
 
 /**
  * struct np_extent - a range of LBAs the peer may touch
@@ -92,10 +97,24 @@ struct np_window {
  * @nr_windows: number of @windows; 0 refuses every command with data
  * @max_nlb: largest 1-based NLB a command may carry; 0 means 65536
  * @flags: NP_POLICY_ALLOW_*
+ * @fast_qw0: by CDW0 bits 1:0, the first quadword (CDW0 | NSID << 32),
+ *	command identifier masked off, of a command the fast path takes; a
+ *	value no quadword can have when the opcode is not taken
+ * @fast_cdw12: CDW12 bits that are clear in a command the fast path takes
+ * @fast_len: data length in bytes of a fast command, by 0-based NLB
+ * @fast_ext_shift: LBA x may be in the extent of slot
+ *	(x >> @fast_ext_shift) % NP_GUARD_FAST_SLOTS of the extent cache
+ * @fast_win_shift: the same for addresses and the window cache
+ * @fast_ext_first: extent cache: first LBA of the slot's extent
+ * @fast_ext_end: one past its last LBA in the namespace; 0 for a slot that
+ *	holds no extent
+ * @fast_win_first: window cache: first address of the slot's window
+ * @fast_win_end: one past its last address; 0 for an empty slot
  *
  * Immutable while a queue lives.  np_guard_check() relies on @extents and
  * @windows being in the shape np_policy_prepare() and np_windows_prepare()
- * leave them in; the kernel calls those once when the policy is set.
+ * leave them in; the kernel calls those once when the policy is set, then
+ * np_policy_init(), which fills the fast_* fields from the others.
  */
 struct np_policy {
 	u32 nsid;
@@ -108,6 +127,17 @@ struct np_policy {
 	u32 nr_windows;
 	u32 max_nlb;
 	u32 flags;
+
+	/* derived by np_policy_init() */
+	u64 fast_qw0[4];
+	u32 fast_cdw12;
+	u32 fast_len[NP_GUARD_FAST_NLB];
+	u32 fast_ext_shift;
+	u32 fast_win_shift;
+	u64 fast_ext_first[NP_GUARD_FAST_SLOTS];
+	u64 fast_ext_end[NP_GUARD_FAST_SLOTS];
+	u64 fast_win_first[NP_GUARD_FAST_SLOTS];
+	u64 fast_win_end[NP_GUARD_FAST_SLOTS];
 };
 
 /**
@@ -161,8 +191,11 @@ enum np_guard_verdict {
 
 int np_policy_prepare(struct np_extent *ext, u32 *nr);
 int np_windows_prepare(struct np_window *win, u32 *nr);
+int np_policy_init(struct np_policy *p);
 u16 np_guard_status(enum np_guard_verdict v);
 u32 np_guard_prp_list_len(const struct np_policy *p, const void *sqe);
+enum np_guard_verdict np_guard_dsm_ranges(const struct np_policy *p,
+					  const void *ranges, u32 nr);
 enum np_guard_verdict np_guard_check(const struct np_policy *p,
 				     const void *sqe,
 				     const struct np_prp_list *list);

@@ -51,6 +51,21 @@ static void np_t_policy(struct np_policy *p)
 	p->nr_windows = ARRAY_SIZE(np_t_win);
 }
 
+/* Policies are too big for a test's stack frame with KASAN. */
+static struct np_policy *np_t_new(struct kunit *test)
+{
+	struct np_policy *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	return p;
+}
+
+/* Every policy is finished by np_policy_init() before it checks anything. */
+static void np_t_init(struct kunit *test, struct np_policy *p)
+{
+	KUNIT_ASSERT_EQ(test, np_policy_init(p), 0);
+}
+
 static void np_t_sqe(union np_tsqe *s, u8 opc, u64 slba, u32 nlb, u64 prp1,
 		     u64 prp2)
 {
@@ -430,25 +445,26 @@ static void np_t_kind_sqe(union np_tsqe *s, enum np_t_kind kind)
 static void np_test_fields(struct kunit *test)
 {
 	const struct np_field_case *c = test->param_value;
-	struct np_policy p;
+	struct np_policy *p = np_t_new(test);
 	union np_tsqe s;
 	u32 v;
 	int i;
 
-	np_t_policy(&p);
-	p.flags = c->flags;
-	p.max_nlb = c->max_nlb;
-	for (i = 0; c->opcodes && i < ARRAY_SIZE(p.opcodes); i++)
-		p.opcodes[i] = c->opcodes;
+	np_t_policy(p);
+	p->flags = c->flags;
+	p->max_nlb = c->max_nlb;
+	for (i = 0; c->opcodes && i < ARRAY_SIZE(p->opcodes); i++)
+		p->opcodes[i] = c->opcodes;
+	np_t_init(test, p);
 	np_t_kind_sqe(&s, c->kind);
 	for (i = 0; i < ARRAY_SIZE(c->mod); i++) {
 		v = le32_to_cpu(s.dw[c->mod[i].w]);
 		s.dw[c->mod[i].w] = cpu_to_le32((v & ~c->mod[i].clr) |
 						c->mod[i].set);
 	}
-	KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, NULL), c->want);
-	KUNIT_EXPECT_EQ(test, np_guard_check_full(&p, &s, NULL), c->want);
-	KUNIT_EXPECT_EQ(test, np_ref_check(&p, &s, NULL), c->want);
+	KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, NULL), c->want);
+	KUNIT_EXPECT_EQ(test, np_guard_check_full(p, &s, NULL), c->want);
+	KUNIT_EXPECT_EQ(test, np_ref_check(p, &s, NULL), c->want);
 }
 
 /* Every opcode: only the five known ones, and only when allowed, pass. */
@@ -461,24 +477,25 @@ static void np_test_opcodes(struct kunit *test)
 		[NP_OP_DSM] = K_DSM,
 	};
 	enum np_guard_verdict want;
-	struct np_policy p;
+	struct np_policy *p = np_t_new(test);
 	union np_tsqe s;
 	u32 opc, i, j;
 	bool known;
 
-	np_t_policy(&p);
+	np_t_policy(p);
 	for (i = 0; i < ARRAY_SIZE(sets); i++) {
 		for (j = 0; j < 4; j++)
-			p.opcodes[j] = sets[i];
+			p->opcodes[j] = sets[i];
+		np_t_init(test, p);
 		for (opc = 0; opc < 256; opc++) {
 			known = opc < 64 && (T_KNOWN & BIT_ULL(opc));
 			np_t_kind_sqe(&s, known ? kinds[opc] : K_READ);
 			s.dw[0] = cpu_to_le32(opc);
 			want = known && (sets[i] & BIT_ULL(opc)) ?
 			       NP_GUARD_OK : NP_GUARD_BAD_OPCODE;
-			KUNIT_EXPECT_EQ_MSG(test, np_guard_check(&p, &s, NULL),
+			KUNIT_EXPECT_EQ_MSG(test, np_guard_check(p, &s, NULL),
 					    want, "opcode %#x set %u", opc, i);
-			KUNIT_EXPECT_EQ_MSG(test, np_ref_check(&p, &s, NULL),
+			KUNIT_EXPECT_EQ_MSG(test, np_ref_check(p, &s, NULL),
 					    want, "opcode %#x set %u", opc, i);
 		}
 	}
@@ -488,20 +505,21 @@ static void np_test_opcodes(struct kunit *test)
 static void np_test_policy_nsid(struct kunit *test)
 {
 	static const u32 bad[] = { 0, 0xffffffff };
-	struct np_policy p;
+	struct np_policy *p = np_t_new(test);
 	union np_tsqe s;
 	int i;
 
-	np_t_policy(&p);
+	np_t_policy(p);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		p.nsid = bad[i];
+		p->nsid = bad[i];
+		np_t_init(test, p);
 		np_t_kind_sqe(&s, K_READ);
 		s.dw[1] = cpu_to_le32(bad[i]);
-		KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, NULL),
+		KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, NULL),
 				NP_GUARD_BAD_NSID);
 		np_t_kind_sqe(&s, K_FLUSH);
 		s.dw[1] = cpu_to_le32(bad[i]);
-		KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, NULL),
+		KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, NULL),
 				NP_GUARD_BAD_NSID);
 	}
 }
@@ -509,35 +527,38 @@ static void np_test_policy_nsid(struct kunit *test)
 /* No extents: nothing with LBAs passes; no windows: nothing with data. */
 static void np_test_empty_policy(struct kunit *test)
 {
-	struct np_policy p;
+	struct np_policy *p = np_t_new(test);
 	union np_tsqe s;
 
-	np_t_policy(&p);
-	p.extents = NULL;
-	p.nr_extents = 0;
+	np_t_policy(p);
+	p->extents = NULL;
+	p->nr_extents = 0;
+	np_t_init(test, p);
 	np_t_kind_sqe(&s, K_READ);
-	KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, NULL), NP_GUARD_LBA_RANGE);
+	KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, NULL), NP_GUARD_LBA_RANGE);
 	np_t_kind_sqe(&s, K_WZ);
-	KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, NULL), NP_GUARD_LBA_RANGE);
+	KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, NULL), NP_GUARD_LBA_RANGE);
 	np_t_kind_sqe(&s, K_DSM);
-	KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, NULL), NP_GUARD_OK);
+	KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, NULL), NP_GUARD_OK);
 
-	np_t_policy(&p);
-	p.windows = NULL;
-	p.nr_windows = 0;
+	np_t_policy(p);
+	p->windows = NULL;
+	p->nr_windows = 0;
+	np_t_init(test, p);
 	np_t_kind_sqe(&s, K_READ);
-	KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, NULL),
+	KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, NULL),
 			NP_GUARD_DATA_WINDOW);
 	np_t_kind_sqe(&s, K_DSM);
-	KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, NULL),
+	KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, NULL),
 			NP_GUARD_DATA_WINDOW);
 	np_t_kind_sqe(&s, K_WZ);
-	KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, NULL), NP_GUARD_OK);
+	KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, NULL), NP_GUARD_OK);
 
-	p.extents = NULL;
-	p.nr_extents = 0;
+	p->extents = NULL;
+	p->nr_extents = 0;
+	np_t_init(test, p);
 	np_t_kind_sqe(&s, K_FLUSH);
-	KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, NULL), NP_GUARD_OK);
+	KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, NULL), NP_GUARD_OK);
 }
 
 /* ---- LBA ranges -------------------------------------------------------------- */
@@ -612,30 +633,31 @@ KUNIT_ARRAY_PARAM(np_lba, np_lba_cases, np_lba_desc);
 static void np_test_lba(struct kunit *test)
 {
 	const struct np_lba_case *c = test->param_value;
-	struct np_policy p;
+	struct np_policy *p = np_t_new(test);
 	union np_tsqe s;
 
-	np_t_policy(&p);
-	p.max_nlb = c->max_nlb;
+	np_t_policy(p);
+	p->max_nlb = c->max_nlb;
 	if (c->big) {
-		p.extents = np_t_big_ext;
-		p.nr_extents = ARRAY_SIZE(np_t_big_ext);
-		p.ns_size = ~0ULL;
+		p->extents = np_t_big_ext;
+		p->nr_extents = ARRAY_SIZE(np_t_big_ext);
+		p->ns_size = ~0ULL;
 	}
+	np_t_init(test, p);
 	if (c->opc == NP_OP_READ)	/* at most 4 KiB: PRP1 alone */
 		np_t_sqe(&s, c->opc, c->slba, c->nlb, 0x100000, 0);
 	else
 		np_t_sqe(&s, c->opc, c->slba, c->nlb, 0, 0);
-	KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, NULL), c->want);
-	KUNIT_EXPECT_EQ(test, np_guard_check_full(&p, &s, NULL), c->want);
-	KUNIT_EXPECT_EQ(test, np_ref_check(&p, &s, NULL), c->want);
+	KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, NULL), c->want);
+	KUNIT_EXPECT_EQ(test, np_guard_check_full(p, &s, NULL), c->want);
+	KUNIT_EXPECT_EQ(test, np_ref_check(p, &s, NULL), c->want);
 }
 
 /* Binary search: every LBA around every edge of 1..40 extents. */
 static void np_test_extent_search(struct kunit *test)
 {
 	struct np_extent *ext;
-	struct np_policy p;
+	struct np_policy *p = np_t_new(test);
 	union np_tsqe s;
 	u32 n, i, d;
 	u64 lba;
@@ -647,15 +669,16 @@ static void np_test_extent_search(struct kunit *test)
 			ext[i].slba = 10 + 10 * i;
 			ext[i].nlb = 5;
 		}
-		np_t_policy(&p);
-		p.extents = ext;
-		p.nr_extents = n;
+		np_t_policy(p);
+		p->extents = ext;
+		p->nr_extents = n;
+		np_t_init(test, p);
 		for (i = 0; i < n; i++) {
 			for (d = 0; d < 10; d++) {
 				lba = ext[i].slba - 2 + d;	/* 8..17 */
 				np_t_sqe(&s, NP_OP_WRITE_ZEROES, lba, 1, 0, 0);
 				KUNIT_EXPECT_EQ_MSG(test,
-						    np_guard_check(&p, &s, NULL),
+						    np_guard_check(p, &s, NULL),
 						    d >= 2 && d < 7 ? NP_GUARD_OK :
 						    NP_GUARD_LBA_RANGE,
 						    "%u extents, lba %llu", n, lba);
@@ -782,12 +805,13 @@ static void np_test_prp(struct kunit *test)
 {
 	const struct np_prp_case *c = test->param_value;
 	struct np_prp_list list, *l = NULL;
-	struct np_policy p;
+	struct np_policy *p = np_t_new(test);
 	union np_tsqe s;
 	__le64 ent[4];
 	int i;
 
-	np_t_policy(&p);
+	np_t_policy(p);
+	np_t_init(test, p);
 	np_t_sqe(&s, NP_OP_READ, 100, c->nlb, c->prp1, c->prp2);
 	for (i = 0; i < ARRAY_SIZE(ent); i++)
 		ent[i] = cpu_to_le64(c->ent[i]);
@@ -797,10 +821,10 @@ static void np_test_prp(struct kunit *test)
 		list.list_addr = c->prp2 + (c->list == L_WRONG_ADDR ? 0x1000 : 0);
 		l = &list;
 	}
-	KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, l), c->want);
-	KUNIT_EXPECT_EQ(test, np_guard_check_full(&p, &s, l), c->want);
-	KUNIT_EXPECT_EQ(test, np_ref_check(&p, &s, l), c->want);
-	KUNIT_EXPECT_EQ(test, np_guard_prp_list_len(&p, &s), c->want_len);
+	KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, l), c->want);
+	KUNIT_EXPECT_EQ(test, np_guard_check_full(p, &s, l), c->want);
+	KUNIT_EXPECT_EQ(test, np_ref_check(p, &s, l), c->want);
+	KUNIT_EXPECT_EQ(test, np_guard_prp_list_len(p, &s), c->want_len);
 }
 
 /* A full list page: 512 entries, the most one list page holds. */
@@ -808,7 +832,7 @@ static void np_test_prp_list_max(struct kunit *test)
 {
 	static const struct np_extent big = { 0, 1 << 20 };
 	struct np_prp_list list;
-	struct np_policy p;
+	struct np_policy *p = np_t_new(test);
 	union np_tsqe s;
 	__le64 *ent;
 	int i;
@@ -818,43 +842,45 @@ static void np_test_prp_list_max(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ent);
 	for (i = 0; i <= NP_GUARD_MAX_LIST; i++)
 		ent[i] = cpu_to_le64(0x100000 + 0x1000 * (i % 16));
-	np_t_policy(&p);
-	p.extents = &big;
-	p.nr_extents = 1;
-	p.ns_size = big.nlb;
+	np_t_policy(p);
+	p->extents = &big;
+	p->nr_extents = 1;
+	p->ns_size = big.nlb;
+	np_t_init(test, p);
 	list.entries = ent;
 	list.nr = NP_GUARD_MAX_LIST;
 	list.list_addr = 0x200000;
 
 	/* 513 pages: PRP1 and 512 entries */
 	np_t_sqe(&s, NP_OP_READ, 0, 513 * 8, 0x100000, 0x200000);
-	KUNIT_EXPECT_EQ(test, np_guard_prp_list_len(&p, &s), 512);
-	KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, &list), NP_GUARD_OK);
-	KUNIT_EXPECT_EQ(test, np_ref_check(&p, &s, &list), NP_GUARD_OK);
+	KUNIT_EXPECT_EQ(test, np_guard_prp_list_len(p, &s), 512);
+	KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, &list), NP_GUARD_OK);
+	KUNIT_EXPECT_EQ(test, np_ref_check(p, &s, &list), NP_GUARD_OK);
 
 	/* one more byte's worth of LBA: a 513th entry would need chaining */
 	np_t_sqe(&s, NP_OP_READ, 0, 513 * 8 + 1, 0x100000, 0x200000);
 	list.nr = NP_GUARD_MAX_LIST + 1;
-	KUNIT_EXPECT_EQ(test, np_guard_prp_list_len(&p, &s), 0);
-	KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, &list),
+	KUNIT_EXPECT_EQ(test, np_guard_prp_list_len(p, &s), 0);
+	KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, &list),
 			NP_GUARD_BAD_FIELD);
 
 	/* the list starting 8 bytes into its page holds 511 */
 	np_t_sqe(&s, NP_OP_READ, 0, 513 * 8, 0x100000, 0x200008);
 	list.list_addr = 0x200008;
-	KUNIT_EXPECT_EQ(test, np_guard_prp_list_len(&p, &s), 0);
-	KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, &list),
+	KUNIT_EXPECT_EQ(test, np_guard_prp_list_len(p, &s), 0);
+	KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, &list),
 			NP_GUARD_BAD_FIELD);
 	np_t_sqe(&s, NP_OP_READ, 0, 512 * 8, 0x100000, 0x200008);
-	KUNIT_EXPECT_EQ(test, np_guard_prp_list_len(&p, &s), 511);
-	KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, &list), NP_GUARD_OK);
+	KUNIT_EXPECT_EQ(test, np_guard_prp_list_len(p, &s), 511);
+	KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, &list), NP_GUARD_OK);
 
 	/* the biggest command: NLB 65536 of 4 KiB needs chaining */
-	p.lba_shift = 12;
+	p->lba_shift = 12;
+	np_t_init(test, p);
 	list.list_addr = 0x200000;
 	np_t_sqe(&s, NP_OP_READ, 0, 65536, 0x100000, 0x200000);
-	KUNIT_EXPECT_EQ(test, np_guard_prp_list_len(&p, &s), 0);
-	KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, &list),
+	KUNIT_EXPECT_EQ(test, np_guard_prp_list_len(p, &s), 0);
+	KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, &list),
 			NP_GUARD_BAD_FIELD);
 }
 
@@ -863,26 +889,27 @@ static void np_test_lba_shift_12(struct kunit *test)
 {
 	__le64 ent[2] = { cpu_to_le64(0x103000), cpu_to_le64(0x104000) };
 	struct np_prp_list list = { ent, 2, 0x102000 };
-	struct np_policy p;
+	struct np_policy *p = np_t_new(test);
 	union np_tsqe s;
 
-	np_t_policy(&p);
-	p.lba_shift = 12;
+	np_t_policy(p);
+	p->lba_shift = 12;
+	np_t_init(test, p);
 	np_t_sqe(&s, NP_OP_READ, 100, 1, 0x100000, 0);
-	KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, NULL), NP_GUARD_OK);
+	KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, NULL), NP_GUARD_OK);
 	np_t_sqe(&s, NP_OP_READ, 100, 1, 0x100800, 0x101000);
-	KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, NULL), NP_GUARD_OK);
+	KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, NULL), NP_GUARD_OK);
 	np_t_sqe(&s, NP_OP_READ, 100, 2, 0x100000, 0x101000);
-	KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, NULL), NP_GUARD_OK);
+	KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, NULL), NP_GUARD_OK);
 	np_t_sqe(&s, NP_OP_READ, 100, 3, 0x100000, 0x102000);
-	KUNIT_EXPECT_EQ(test, np_guard_prp_list_len(&p, &s), 2);
-	KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, &list), NP_GUARD_OK);
-	KUNIT_EXPECT_EQ(test, np_guard_check(&p, &s, NULL),
+	KUNIT_EXPECT_EQ(test, np_guard_prp_list_len(p, &s), 2);
+	KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, &list), NP_GUARD_OK);
+	KUNIT_EXPECT_EQ(test, np_guard_check(p, &s, NULL),
 			NP_GUARD_DATA_WINDOW);
 	np_t_sqe(&s, NP_OP_WRITE_ZEROES, 100, 3, 0, 0);
-	KUNIT_EXPECT_EQ(test, np_guard_prp_list_len(&p, &s), 0);
+	KUNIT_EXPECT_EQ(test, np_guard_prp_list_len(p, &s), 0);
 	np_t_sqe(&s, NP_OP_DSM, 0xff, 1, 0x100800, 0x101000);
-	KUNIT_EXPECT_EQ(test, np_guard_prp_list_len(&p, &s), 0);
+	KUNIT_EXPECT_EQ(test, np_guard_prp_list_len(p, &s), 0);
 }
 
 /* ---- against the reference ------------------------------------------------- */
@@ -972,7 +999,7 @@ static void np_test_exhaustive(struct kunit *test)
 	struct np_extent ext[NP_T_MAX_EXT];
 	struct np_prp_list list;
 	struct np_t_stats *st;
-	struct np_policy p;
+	struct np_policy *p = np_t_new(test);
 	union np_tsqe s;
 	u32 set, wv, slba, nlb, o, nr;
 	u64 seed = 0x5eed1234abcdULL, page;
@@ -989,24 +1016,25 @@ static void np_test_exhaustive(struct kunit *test)
 			np_t_random_extents(&seed, ext, &nr);
 		}
 		KUNIT_ASSERT_EQ(test, np_policy_prepare(ext, &nr), 0);
-		np_t_policy(&p);
-		p.extents = ext;
-		p.nr_extents = nr;
-		p.ns_size = set == 3 ? 40 : 64;
-		p.max_nlb = set & 1 ? 12 : 0;
+		np_t_policy(p);
+		p->extents = ext;
+		p->nr_extents = nr;
+		p->ns_size = set == 3 ? 40 : 64;
+		p->max_nlb = set & 1 ? 12 : 0;
 		for (wv = 0; wv < 2; wv++) {
-			p.windows = wv ? np_t_win_b : np_t_win;
-			p.nr_windows = wv ? ARRAY_SIZE(np_t_win_b) :
+			p->windows = wv ? np_t_win_b : np_t_win;
+			p->nr_windows = wv ? ARRAY_SIZE(np_t_win_b) :
 					    ARRAY_SIZE(np_t_win);
+			np_t_init(test, p);
 			for (slba = 0; slba < 64; slba++) {
 				page = 0x100000 + 0x1000 * (slba % 8);
 				for (nlb = 1; nlb <= 16; nlb++) {
 					for (o = 0; o < ARRAY_SIZE(offs); o++) {
-						l = np_t_build_read(&s, &p, slba, nlb,
+						l = np_t_build_read(&s, p, slba, nlb,
 								    page + offs[o],
 								    lists[(slba + nlb) % 4],
 								    ent, &list);
-						np_t_compare(test, &p, &s, l, st);
+						np_t_compare(test, p, &s, l, st);
 					}
 				}
 			}
@@ -1060,7 +1088,7 @@ static void np_test_random(struct kunit *test)
 	const struct np_prp_list *l;
 	struct np_prp_list list;
 	struct np_t_stats *st;
-	struct np_policy p;
+	struct np_policy *p = np_t_new(test);
 	union np_tsqe s;
 	u64 seed = 0xc0ffee5eedULL, r;
 	__le64 ent[24];
@@ -1069,25 +1097,25 @@ static void np_test_random(struct kunit *test)
 	st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, st);
 	for (i = 0; i < 200000; i++) {
-		np_t_policy(&p);
+		np_t_policy(p);
 		r = np_t_rnd(&seed);
-		p.flags = r & 7;
-		p.max_nlb = (r >> 3) % 4 ? 0 : 1 + (r >> 5) % 64;
-		p.lba_shift = (r >> 11) & 1 ? 12 : 9;
+		p->flags = r & 7;
+		p->max_nlb = (r >> 3) % 4 ? 0 : 1 + (r >> 5) % 64;
+		p->lba_shift = (r >> 11) & 1 ? 12 : 9;
 		if ((r >> 12) % 8 == 0)
-			p.opcodes[0] = np_t_rnd(&seed) & T_KNOWN;
+			p->opcodes[0] = np_t_rnd(&seed) & T_KNOWN;
 		if ((r >> 15) % 4 == 0) {
-			p.extents = np_t_big_ext;
-			p.nr_extents = ARRAY_SIZE(np_t_big_ext);
-			p.ns_size = ~0ULL;
+			p->extents = np_t_big_ext;
+			p->nr_extents = ARRAY_SIZE(np_t_big_ext);
+			p->ns_size = ~0ULL;
 		}
 
 		k = np_t_rnd(&seed) % ARRAY_SIZE(kinds);
 		if (kinds[k] == K_READ) {
-			l = np_t_build_read(&s, &p,
+			l = np_t_build_read(&s, p,
 					    np_t_ext[np_t_rnd(&seed) % 4].slba +
 					    np_t_rnd(&seed) % 64,
-					    1 + np_t_rnd(&seed) % (p.lba_shift == 9 ? 80 : 10),
+					    1 + np_t_rnd(&seed) % (p->lba_shift == 9 ? 80 : 10),
 					    0x100000 + 4 * (np_t_rnd(&seed) % 0x800),
 					    0x10e000 + 8 * (np_t_rnd(&seed) % 0x200),
 					    ent, &list);
@@ -1122,7 +1150,7 @@ static void np_test_random(struct kunit *test)
 				break;
 			}
 		}
-		np_t_compare(test, &p, &s, l, st);
+		np_t_compare(test, p, &s, l, st);
 	}
 	KUNIT_EXPECT_EQ(test, st->bad, 0);
 	kunit_info(test, "%u commands: %u ok, %u opcode, %u field, %u nsid, %u lba, %u offset, %u window\n",
@@ -1130,6 +1158,262 @@ static void np_test_random(struct kunit *test)
 		   st->verdicts[NP_GUARD_BAD_OPCODE],
 		   st->verdicts[NP_GUARD_BAD_FIELD],
 		   st->verdicts[NP_GUARD_BAD_NSID],
+		   st->verdicts[NP_GUARD_LBA_RANGE],
+		   st->verdicts[NP_GUARD_PRP_OFFSET],
+		   st->verdicts[NP_GUARD_DATA_WINDOW]);
+}
+
+/* ---- the fast path and its caches ----------------------------------------- */
+
+/* np_policy_init() refuses a policy np_guard_check() cannot rely on. */
+static void np_test_policy_init(struct kunit *test)
+{
+	static const struct np_extent unsorted[] = { { 100, 10 }, { 50, 10 } };
+	static const struct np_extent adjacent[] = { { 0, 10 }, { 10, 10 } };
+	static const struct np_extent empty[] = { { 0, 10 }, { 20, 0 } };
+	static const struct np_extent wraps[] = { { ~0ULL - 9, 10 } };
+	static const struct np_window overlap[] = { { 0x1000, 0x2000 },
+						    { 0x2000, 0x1000 } };
+	static const struct np_window top[] = { { ~0ULL - 0xfff, 0xfff } };
+	struct np_policy *p = np_t_new(test);
+
+	np_t_policy(p);
+	KUNIT_EXPECT_EQ(test, np_policy_init(p), 0);
+	p->lba_shift = 8;
+	KUNIT_EXPECT_EQ(test, np_policy_init(p), -EINVAL);
+	p->lba_shift = 17;
+	KUNIT_EXPECT_EQ(test, np_policy_init(p), -EINVAL);
+	p->lba_shift = 16;
+	KUNIT_EXPECT_EQ(test, np_policy_init(p), 0);
+
+	np_t_policy(p);
+	p->extents = unsorted;
+	KUNIT_EXPECT_EQ(test, np_policy_init(p), -EINVAL);
+	p->extents = adjacent;
+	KUNIT_EXPECT_EQ(test, np_policy_init(p), -EINVAL);
+	p->extents = empty;
+	KUNIT_EXPECT_EQ(test, np_policy_init(p), -EINVAL);
+	p->extents = wraps;
+	p->nr_extents = 1;
+	KUNIT_EXPECT_EQ(test, np_policy_init(p), -EINVAL);
+	p->extents = NULL;
+	KUNIT_EXPECT_EQ(test, np_policy_init(p), -EINVAL);
+	p->nr_extents = 0;
+	KUNIT_EXPECT_EQ(test, np_policy_init(p), 0);
+
+	np_t_policy(p);
+	p->windows = overlap;
+	p->nr_windows = ARRAY_SIZE(overlap);
+	KUNIT_EXPECT_EQ(test, np_policy_init(p), -EINVAL);
+	p->windows = top;
+	p->nr_windows = 1;
+	KUNIT_EXPECT_EQ(test, np_policy_init(p), 0);
+	p->windows = NULL;
+	KUNIT_EXPECT_EQ(test, np_policy_init(p), -EINVAL);
+}
+
+/* One command against the guard, its slow path and the reference. */
+static void np_t_expect(struct kunit *test, const struct np_policy *p,
+			const union np_tsqe *s, enum np_guard_verdict want,
+			const char *what)
+{
+	KUNIT_EXPECT_EQ_MSG(test, np_ref_check(p, s, NULL), want, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, np_guard_check(p, s, NULL), want, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, np_guard_check_full(p, s, NULL), want, "%s",
+			    what);
+}
+
+/* The corners the fast path must hand over rather than get wrong. */
+static void np_test_fast_edges(struct kunit *test)
+{
+	static const struct np_extent all = { 0, ~0ULL };
+	static const struct np_window all_win = { 0, ~0ULL };
+	static const struct np_window low_win[] = {
+		{ 0, 0x1000 }, { 0x100000, 0x10000 },
+	};
+	struct np_policy *p = np_t_new(test);
+	union np_tsqe s;
+
+	/* everything allowed: only 2^64 - 1 itself is out of reach */
+	np_t_policy(p);
+	p->extents = &all;
+	p->nr_extents = 1;
+	p->ns_size = ~0ULL;
+	p->windows = &all_win;
+	p->nr_windows = 1;
+	np_t_init(test, p);
+	np_t_sqe(&s, NP_OP_READ, ~0ULL - 8, 8, 0x1000, 0);
+	np_t_expect(test, p, &s, OK, "last lbas");
+	np_t_sqe(&s, NP_OP_READ, ~0ULL - 7, 8, 0x1000, 0);
+	np_t_expect(test, p, &s, LBA, "lba 2^64 - 1");
+	np_t_sqe(&s, NP_OP_READ, ~0ULL - 1, 5, 0x1000, 0);
+	np_t_expect(test, p, &s, LBA, "lbas wrap past 2^64");
+	np_t_sqe(&s, NP_OP_WRITE, ~0ULL, 8, 0x1000, 0);
+	np_t_expect(test, p, &s, LBA, "slba 2^64 - 1, wraps");
+	np_t_sqe(&s, NP_OP_READ, 0, 8, ~0xfffULL - 0x1000, 0);
+	np_t_expect(test, p, &s, OK, "last page but one");
+	np_t_sqe(&s, NP_OP_READ, 0, 8, ~0xfffULL, 0);
+	np_t_expect(test, p, &s, WIN, "byte 2^64 - 1");
+	np_t_sqe(&s, NP_OP_READ, 0, 7, ~0xfffULL, 0);
+	np_t_expect(test, p, &s, OK, "top page but its last lba");
+	np_t_sqe(&s, NP_OP_READ, 0, 8, ~0xfffULL + 0x800, 0);
+	np_t_expect(test, p, &s, WIN, "data wraps past 2^64");
+	np_t_sqe(&s, NP_OP_READ, 0, 8, ~3ULL, 0);
+	np_t_expect(test, p, &s, WIN, "prp1 2^64 - 4");
+
+	/* PRP2 0 is the address of a second page in a window at 0 */
+	np_t_policy(p);
+	p->windows = low_win;
+	p->nr_windows = ARRAY_SIZE(low_win);
+	np_t_init(test, p);
+	np_t_sqe(&s, NP_OP_READ, 100, 2, 0x100e00, 0);
+	np_t_expect(test, p, &s, OK, "second page at 0");
+	np_t_sqe(&s, NP_OP_READ, 100, 8, 0x100e00, 0);
+	np_t_expect(test, p, &s, OK, "most of it at 0");
+	np_t_sqe(&s, NP_OP_READ, 100, 2, 0x100e00, 0x1000);
+	np_t_expect(test, p, &s, WIN, "second page at 0x1000");
+	np_t_sqe(&s, NP_OP_READ, 100, 8, 0xe00, 0);
+	np_t_expect(test, p, &s, OK, "both pages at 0");
+	np_t_sqe(&s, NP_OP_READ, 100, 8, 0x10fe00, 0);
+	np_t_expect(test, p, &s, OK, "window end, then 0");
+	np_t_sqe(&s, NP_OP_READ, 100, 8, 0x10fe02, 0);
+	np_t_expect(test, p, &s, OFS, "window end, then 0, unaligned");
+	np_t_sqe(&s, NP_OP_READ, 100, 1, 0xe00, 0);
+	np_t_expect(test, p, &s, OK, "first page at 0");
+
+	/* max_nlb not a power of two: the fast path takes fewer */
+	np_t_policy(p);
+	p->max_nlb = 3;
+	np_t_init(test, p);
+	np_t_sqe(&s, NP_OP_READ, 100, 3, 0x100000, 0);
+	np_t_expect(test, p, &s, OK, "nlb 3 of max 3");
+	np_t_sqe(&s, NP_OP_READ, 100, 4, 0x100000, 0);
+	np_t_expect(test, p, &s, FLD, "nlb 4 of max 3");
+
+	/* LBAs bigger than a page: never the fast path */
+	np_t_policy(p);
+	p->lba_shift = 13;
+	np_t_init(test, p);
+	np_t_sqe(&s, NP_OP_READ, 100, 1, 0x100000, 0);
+	np_t_expect(test, p, &s, WIN, "8 KiB in PRP1 alone");
+	np_t_sqe(&s, NP_OP_READ, 100, 1, 0x100000, 0x101000);
+	np_t_expect(test, p, &s, OK, "8 KiB in two pages");
+
+	/* only Write allowed; the opcode bits a fast command may have */
+	np_t_policy(p);
+	p->opcodes[0] = BIT_ULL(NP_OP_WRITE);
+	np_t_init(test, p);
+	np_t_sqe(&s, NP_OP_WRITE, 100, 8, 0x100000, 0);
+	np_t_expect(test, p, &s, OK, "write allowed");
+	np_t_sqe(&s, NP_OP_READ, 100, 8, 0x100000, 0);
+	np_t_expect(test, p, &s, OPC, "read not allowed");
+	np_t_sqe(&s, 0x03, 100, 8, 0x100000, 0);
+	np_t_expect(test, p, &s, OPC, "opcode 3");
+	np_t_sqe(&s, 0x41, 100, 8, 0x100000, 0);
+	np_t_expect(test, p, &s, OPC, "opcode 0x41");
+	np_t_sqe(&s, 0x81, 100, 8, 0x100000, 0);
+	np_t_expect(test, p, &s, OPC, "opcode 0x81");
+	np_t_sqe(&s, NP_OP_WRITE, 100, 8, 0x100000, 0);
+	s.dw[1] = cpu_to_le32(T_NSID + 1);
+	np_t_expect(test, p, &s, NSID, "other namespace");
+	s.dw[1] = cpu_to_le32(T_NSID | 1U << 31);
+	np_t_expect(test, p, &s, NSID, "namespace bit 31");
+}
+
+/*
+ * @n extents and windows, spread out (each alone in its cache slots) or
+ * packed (sharing slots, found by the search instead).
+ */
+static void np_t_cache_policy(u64 *seed, struct np_extent *ext,
+			      struct np_window *win, u32 n, bool packed)
+{
+	u64 lba = 0, addr = 0x100000;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		lba += packed ? 1 + np_t_rnd(seed) % 8 :
+				BIT_ULL(20 + np_t_rnd(seed) % 8);
+		ext[i].slba = lba;
+		ext[i].nlb = 1 + np_t_rnd(seed) % (packed ? 16 : 1 << 20);
+		lba += ext[i].nlb;
+		addr += packed ? 0x200 * (1 + np_t_rnd(seed) % 8) :
+				 BIT_ULL(24 + np_t_rnd(seed) % 8);
+		win[i].addr = addr;
+		win[i].len = packed ? 0x200 * (1 + np_t_rnd(seed) % 16) :
+				      0x1000 * (1 + np_t_rnd(seed) % 256);
+		addr += win[i].len;
+	}
+}
+
+/* Reads of 1 and 8 LBAs at and around the edges of @e and @w. */
+static void np_t_cache_edges(struct kunit *test, const struct np_policy *p,
+			     const struct np_extent *e,
+			     const struct np_window *w, struct np_t_stats *st)
+{
+	static const s64 lba_d[] = { -1, 0, 1 };
+	static const s64 addr_d[] = { -0x200, -4, 0, 4, 0x200 };
+	u32 nlb, edge, a, b;
+	u64 slba, prp1;
+	union np_tsqe s;
+
+	for (nlb = 1; nlb <= 8; nlb += 7) {
+		for (edge = 0; edge < 4; edge++) {
+			slba = edge & 1 ? e->slba + e->nlb - nlb : e->slba;
+			prp1 = edge & 2 ? w->addr + w->len - nlb * 512 : w->addr;
+			for (a = 0; a < ARRAY_SIZE(lba_d); a++) {
+				for (b = 0; b < ARRAY_SIZE(addr_d); b++) {
+					np_t_sqe(&s, NP_OP_READ, slba + lba_d[a],
+						 nlb, prp1 + addr_d[b], 0);
+					np_t_compare(test, p, &s, NULL, st);
+				}
+			}
+		}
+	}
+}
+
+/*
+ * Commands of at most a page at the edges of every extent and window of
+ * policies of 1, 2, 3, 15, 16 and 17 of them, packed and spread out: the
+ * guard, its slow path and the reference must agree.
+ */
+static void np_test_fast_cache(struct kunit *test)
+{
+	static const u32 sizes[] = { 1, 2, 3, 15, 16, 17 };
+	struct np_extent *ext;
+	struct np_window *win;
+	struct np_t_stats *st;
+	struct np_policy *p = np_t_new(test);
+	u64 seed = 0xfa57ca5eULL;
+	u32 z, n, packed, i;
+
+	st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
+	ext = kunit_kcalloc(test, 17, sizeof(*ext), GFP_KERNEL);
+	win = kunit_kcalloc(test, 17, sizeof(*win), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	KUNIT_ASSERT_NOT_NULL(test, ext);
+	KUNIT_ASSERT_NOT_NULL(test, win);
+	for (z = 0; z < ARRAY_SIZE(sizes); z++) {
+		n = sizes[z];
+		for (packed = 0; packed < 2; packed++) {
+			np_t_cache_policy(&seed, ext, win, n, packed);
+			np_t_policy(p);
+			p->extents = ext;
+			p->nr_extents = n;
+			p->windows = win;
+			p->nr_windows = n;
+			p->ns_size = ext[n - 1].slba + 1;
+			np_t_init(test, p);
+			for (i = 0; i < n; i++)
+				np_t_cache_edges(test, p, &ext[i],
+						 &win[(i * 7 + packed) % n], st);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, st->bad, 0);
+	KUNIT_EXPECT_GT(test, st->verdicts[NP_GUARD_OK], 1000);
+	KUNIT_EXPECT_GT(test, st->verdicts[NP_GUARD_LBA_RANGE], 1000);
+	KUNIT_EXPECT_GT(test, st->verdicts[NP_GUARD_DATA_WINDOW], 1000);
+	kunit_info(test, "%u commands: %u ok, %u lba, %u offset, %u window\n",
+		   st->runs, st->verdicts[NP_GUARD_OK],
 		   st->verdicts[NP_GUARD_LBA_RANGE],
 		   st->verdicts[NP_GUARD_PRP_OFFSET],
 		   st->verdicts[NP_GUARD_DATA_WINDOW]);
@@ -1251,6 +1535,70 @@ static void np_test_prepare_random(struct kunit *test)
 	}
 }
 
+/* ---- Dataset Management ranges --------------------------------------------- */
+
+struct np_tdsm {
+	__le32 attr;
+	__le32 nlb;
+	__le64 slba;
+};
+
+static void np_t_dsm(struct np_tdsm *r, u64 slba, u32 nlb)
+{
+	r->attr = cpu_to_le32(0);
+	r->nlb = cpu_to_le32(nlb);
+	r->slba = cpu_to_le64(slba);
+}
+
+/* Each range inside one extent, as a read's LBAs; any bad one refuses all. */
+static void np_test_dsm_ranges(struct kunit *test)
+{
+	static const struct { u64 slba; u32 nlb; enum np_guard_verdict want; }
+	one[] = {
+		{ 100, 1, NP_GUARD_OK },		/* first LBA */
+		{ 199, 1, NP_GUARD_OK },		/* last LBA */
+		{ 100, 100, NP_GUARD_OK },		/* the whole extent */
+		{ 99, 1, NP_GUARD_LBA_RANGE },		/* just before */
+		{ 200, 1, NP_GUARD_LBA_RANGE },		/* just after */
+		{ 150, 51, NP_GUARD_LBA_RANGE },	/* across the end */
+		{ 150, 900, NP_GUARD_LBA_RANGE },	/* into the next */
+		{ 99999, 1, NP_GUARD_OK },		/* the namespace's last */
+		{ 99999, 2, NP_GUARD_LBA_RANGE },	/* extent past NSZE */
+		{ 100000, 1, NP_GUARD_LBA_RANGE },
+		{ ~0ULL - 1, 4, NP_GUARD_LBA_RANGE },	/* wraps past 2^64 */
+		{ 7, 0, NP_GUARD_OK },			/* no LBA: nothing */
+		{ ~0ULL, 0, NP_GUARD_OK },
+	};
+	struct np_policy *p = np_t_new(test);
+	struct np_tdsm *r = kunit_kcalloc(test, 256, sizeof(*r), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	np_t_policy(p);
+	np_t_init(test, p);
+	for (i = 0; i < ARRAY_SIZE(one); i++) {
+		np_t_dsm(r, one[i].slba, one[i].nlb);
+		KUNIT_EXPECT_EQ_MSG(test, np_guard_dsm_ranges(p, r, 1),
+				    one[i].want, "range %d", i);
+	}
+	/* 256 good ranges, then one bad among them, first and last */
+	for (i = 0; i < 256; i++)
+		np_t_dsm(&r[i], 5000 + 3 * i, 3);
+	KUNIT_EXPECT_EQ(test, np_guard_dsm_ranges(p, r, 256), NP_GUARD_OK);
+	np_t_dsm(&r[255], 6000, 1);
+	KUNIT_EXPECT_EQ(test, np_guard_dsm_ranges(p, r, 255), NP_GUARD_OK);
+	KUNIT_EXPECT_EQ(test, np_guard_dsm_ranges(p, r, 256),
+			NP_GUARD_LBA_RANGE);
+	np_t_dsm(&r[0], 0, 1);
+	KUNIT_EXPECT_EQ(test, np_guard_dsm_ranges(p, r + 1, 254), NP_GUARD_OK);
+	KUNIT_EXPECT_EQ(test, np_guard_dsm_ranges(p, r, 2), NP_GUARD_LBA_RANGE);
+	/* no extents: every range with LBAs is refused */
+	p->nr_extents = 0;
+	np_t_init(test, p);
+	np_t_dsm(r, 100, 1);
+	KUNIT_EXPECT_EQ(test, np_guard_dsm_ranges(p, r, 1), NP_GUARD_LBA_RANGE);
+}
+
 /* ---- status ------------------------------------------------------------------ */
 
 static void np_test_status(struct kunit *test)
@@ -1286,8 +1634,12 @@ static struct kunit_case np_guard_cases[] = {
 	KUNIT_CASE(np_test_lba_shift_12),
 	KUNIT_CASE(np_test_exhaustive),
 	KUNIT_CASE(np_test_random),
+	KUNIT_CASE(np_test_policy_init),
+	KUNIT_CASE(np_test_fast_edges),
+	KUNIT_CASE(np_test_fast_cache),
 	KUNIT_CASE_PARAM(np_test_prepare, np_prep_gen_params),
 	KUNIT_CASE(np_test_prepare_random),
+	KUNIT_CASE(np_test_dsm_ranges),
 	KUNIT_CASE(np_test_status),
 	{}
 };

@@ -106,6 +106,10 @@ static void make_policy(struct np_policy *p, u32 nr_ext)
 	p->windows = windows;
 	p->nr_windows = nw;
 	p->max_nlb = 256;		/* MDTS 128 KiB */
+	if (np_policy_init(p)) {
+		fprintf(stderr, "np_policy_init failed\n");
+		exit(1);
+	}
 }
 
 /* A page-aligned buffer of @pages pages inside a random window. */
