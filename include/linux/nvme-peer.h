@@ -11,6 +11,7 @@
 #ifndef _LINUX_NVME_PEER_H
 #define _LINUX_NVME_PEER_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 
 struct nvme_ctrl;
@@ -55,6 +56,105 @@ enum nvme_peer_reason {
 };
 
 /**
+ * enum nvme_peer_mode - who writes the controller's submission queue
+ * @NVME_PEER_MEDIATED: the peer writes a shadow SQ and a shadow doorbell in
+ *	memory it can reach; a kernel thread checks every entry against the
+ *	reservation's &struct nvme_peer_policy and copies those that pass to a
+ *	hardware SQ in host memory the peer cannot reach.  Rejected entries
+ *	complete in the peer's CQ with an NVMe error status.
+ * @NVME_PEER_DIRECT: the peer writes the hardware SQ and rings the hardware
+ *	doorbell itself: no CPU per I/O, no checks; only an IOMMU confines the
+ *	controller's DMA.  Needs nvme_peer.allow_direct=1.
+ */
+enum nvme_peer_mode {
+	NVME_PEER_MEDIATED,
+	NVME_PEER_DIRECT,
+};
+
+/**
+ * enum nvme_peer_guarantee - what confines a hostile peer
+ * @NVME_PEER_GUARANTEE_NONE: nothing: the guard (mediated mode) stops wrong
+ *	commands from a well-behaved peer, but a malicious device can write
+ *	the controller's registers, its memory buffer and host memory.
+ * @NVME_PEER_GUARANTEE_IOMMU_SWITCH: the peer's DMA is translated by an
+ *	IOMMU, but it shares a PCIe switch with the controller and no ACS
+ *	redirect sends its peer-to-peer writes up to the IOMMU: real hardware
+ *	routes them below the switch, to the controller's BARs.  Treat as
+ *	%NVME_PEER_GUARANTEE_NONE against a malicious device.
+ * @NVME_PEER_GUARANTEE_IOMMU: the peer's DMA is translated by an IOMMU on
+ *	every path: it reaches only what was mapped for it (the shadow queues,
+ *	the shadow doorbells and the data buffer), never the hardware queues
+ *	or doorbells of a mediated reservation.
+ * @NVME_PEER_GUARANTEE_CPU: the peer is the CPU (a process): it reaches only
+ *	the pages it mapped from /dev/nvme-peer.
+ */
+enum nvme_peer_guarantee {
+	NVME_PEER_GUARANTEE_NONE,
+	NVME_PEER_GUARANTEE_IOMMU_SWITCH,
+	NVME_PEER_GUARANTEE_IOMMU,
+	NVME_PEER_GUARANTEE_CPU,
+};
+
+/* opcodes a policy may allow (struct nvme_peer_policy.opcodes) */
+#define NVME_PEER_OP_FLUSH		BIT(0)
+#define NVME_PEER_OP_WRITE		BIT(1)
+#define NVME_PEER_OP_READ		BIT(2)
+#define NVME_PEER_OP_WRITE_ZEROES	BIT(8)
+#define NVME_PEER_OP_DSM		BIT(9)
+#define NVME_PEER_OP_ALL		(NVME_PEER_OP_FLUSH | NVME_PEER_OP_WRITE | \
+					 NVME_PEER_OP_READ |			\
+					 NVME_PEER_OP_WRITE_ZEROES |		\
+					 NVME_PEER_OP_DSM)
+
+#define NVME_PEER_MAX_EXTENTS		65536
+#define NVME_PEER_MAX_WINDOWS		256
+#define NVME_PEER_MAX_MEDIATED_DEPTH	1024
+
+/**
+ * struct nvme_peer_extent - LBAs a mediated queue may touch
+ * @slba: first LBA
+ * @nlb: number of LBAs (at least 1)
+ */
+struct nvme_peer_extent {
+	u64 slba;
+	u64 nlb;
+};
+
+/**
+ * struct nvme_peer_window - controller-visible DMA addresses data may use
+ * @addr: first address, as the controller sees it
+ * @len: bytes
+ */
+struct nvme_peer_window {
+	u64 addr;
+	u64 len;
+};
+
+/**
+ * struct nvme_peer_policy - what a mediated queue's commands may do
+ * @opcodes: NVME_PEER_OP_* allowed; 0 means Read only
+ * @extents: LBA ranges; NULL (with @nr_extents 0) means the whole namespace
+ * @nr_extents: number of @extents, at most 65536; copied at reserve time
+ * @windows: DMA ranges the data may use besides the reservation's data
+ *	buffer, which is always one; copied at reserve time
+ * @nr_windows: number of @windows, at most 256
+ * @max_nlb: largest number of LBAs per command; 0: the controller's MDTS
+ *	or 128 KiB, whichever is smaller
+ *
+ * The namespace is &nvme_peer_params.nsid.  Commands with SGLs, metadata
+ * pointers, fused commands or non-zero reserved fields are always refused.
+ * The policy is fixed for the life of the reservation.
+ */
+struct nvme_peer_policy {
+	u32 opcodes;
+	const struct nvme_peer_extent *extents;
+	u32 nr_extents;
+	const struct nvme_peer_window *windows;
+	u32 nr_windows;
+	u32 max_nlb;
+};
+
+/**
  * typedef nvme_peer_revoke_fn - tell a reservation's owner it was revoked
  * @q: the reservation
  * @reason: why
@@ -82,6 +182,8 @@ typedef void (*nvme_peer_revoke_fn)(struct nvme_peer_queue *q,
  * @peer: the device that drives the queue, or NULL for the CPU
  * @revoke: called once on revocation; may be NULL
  * @priv: passed to @revoke
+ * @mode: mediated (the default) or direct
+ * @policy: what the queue's commands may do (mediated mode)
  */
 struct nvme_peer_params {
 	u32 nsid;
@@ -93,6 +195,8 @@ struct nvme_peer_params {
 	struct pci_dev *peer;
 	nvme_peer_revoke_fn revoke;
 	void *priv;
+	enum nvme_peer_mode mode;
+	struct nvme_peer_policy policy;
 };
 
 /**
@@ -113,6 +217,12 @@ struct nvme_peer_params {
  * @data: kernel mapping of the data buffer
  * @sq_db: kernel mapping of the SQ tail doorbell
  * @cq_db: kernel mapping of the CQ head doorbell
+ * @mode: mediated or direct
+ * @guarantee: what confines the peer if it is hostile
+ *
+ * In mediated mode the SQ, the CQ and the doorbells are the shadow ones:
+ * the doorbells are 32-bit little-endian words in memory (@sq_db and
+ * @cq_db then point to memory, not to registers).
  */
 struct nvme_peer_addrs {
 	u16 qid;
@@ -131,6 +241,8 @@ struct nvme_peer_addrs {
 	void *data;
 	u32 __iomem *sq_db;
 	u32 __iomem *cq_db;
+	enum nvme_peer_mode mode;
+	enum nvme_peer_guarantee guarantee;
 };
 
 struct nvme_peer_ctrl *nvme_peer_ctrl_get(struct nvme_ctrl *ctrl);

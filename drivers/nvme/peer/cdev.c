@@ -28,6 +28,15 @@
 
 #include "nvme-peer.h"
 
+static_assert(sizeof(struct nvme_peer_lba_range) ==
+	      sizeof(struct nvme_peer_extent));
+static_assert(NVME_PEER_OPS_ALL == NVME_PEER_OP_ALL);
+static_assert(NVME_PEER_INFO_GUARANTEE_NONE == NVME_PEER_GUARANTEE_NONE);
+static_assert(NVME_PEER_INFO_GUARANTEE_IOMMU_SWITCH ==
+	      NVME_PEER_GUARANTEE_IOMMU_SWITCH);
+static_assert(NVME_PEER_INFO_GUARANTEE_IOMMU == NVME_PEER_GUARANTEE_IOMMU);
+static_assert(NVME_PEER_INFO_GUARANTEE_CPU == NVME_PEER_GUARANTEE_CPU);
+
 #define NP_REGION_SHIFT		28
 #define NP_FILE_SHIFT		32
 enum { NP_REGION_SQ, NP_REGION_CQ, NP_REGION_DATA, NP_REGION_DB };
@@ -154,6 +163,7 @@ static int np_copy_arg(void *dst, size_t ksize, void __user *uarg, u32 *usize)
 
 static int np_ioc_reserve(struct np_file *f, void __user *uarg)
 {
+	struct nvme_peer_extent *ext = NULL;
 	struct nvme_peer_reserve r;
 	struct nvme_peer_params p = { };
 	struct nvme_peer_ctrl *pctrl;
@@ -169,6 +179,11 @@ static int np_ioc_reserve(struct np_file *f, void __user *uarg)
 		return ret;
 	if (usize < offsetofend(struct nvme_peer_reserve, data) ||
 	    r.flags & ~NVME_PEER_RESERVE_PEER || r.rsvd || r.rsvd2 ||
+	    r.mode > NVME_PEER_MODE_DIRECT ||
+	    r.opcodes & ~NVME_PEER_OPS_ALL ||
+	    r.nr_extents > NVME_PEER_MAX_EXTENTS || r.rsvd3 || r.rsvd4 ||
+	    (r.mode == NVME_PEER_MODE_DIRECT &&
+	     (r.opcodes || r.max_nlb || r.nr_extents)) ||
 	    r.qid > U16_MAX || r.sq >= ARRAY_SIZE(np_uapi_place) ||
 	    r.cq >= ARRAY_SIZE(np_uapi_place) ||
 	    r.data >= ARRAY_SIZE(np_uapi_place) ||
@@ -187,12 +202,26 @@ static int np_ioc_reserve(struct np_file *f, void __user *uarg)
 	p.data_size = r.data_size;
 	p.revoke = np_file_revoke;
 	p.priv = f;
+	p.mode = r.mode == NVME_PEER_MODE_DIRECT ? NVME_PEER_DIRECT :
+						   NVME_PEER_MEDIATED;
+	p.policy.opcodes = r.opcodes;
+	p.policy.max_nlb = r.max_nlb;
+	if (r.nr_extents) {
+		ext = vmemdup_user(u64_to_user_ptr(r.extents),
+				   array_size(r.nr_extents, sizeof(*ext)));
+		if (IS_ERR(ext))
+			return PTR_ERR(ext);
+		p.policy.extents = ext;
+		p.policy.nr_extents = r.nr_extents;
+	}
 	if (r.flags & NVME_PEER_RESERVE_PEER) {
 		peer = pci_get_domain_bus_and_slot(r.peer_domain,
 						   r.peer_bdf >> 8,
 						   r.peer_bdf & 0xff);
-		if (!peer)
-			return -ENODEV;
+		if (!peer) {
+			ret = -ENODEV;
+			goto out_free_ext;
+		}
 		p.peer = peer;
 	}
 	pctrl = np_ctrl_get_by_instance(r.ctrl);
@@ -213,12 +242,15 @@ static int np_ioc_reserve(struct np_file *f, void __user *uarg)
 		ret = -EFAULT;
 	}
 	pci_dev_put(peer);
+	kvfree(ext);
 	return ret;
 
 out_put_ctrl:
 	nvme_peer_ctrl_put(pctrl);
 out_put_peer:
 	pci_dev_put(peer);
+out_free_ext:
+	kvfree(ext);
 	return ret;
 }
 
@@ -256,6 +288,8 @@ static u64 np_region_off(struct np_file *f, int region)
 
 static bool np_db_mappable(struct nvme_peer_queue *q)
 {
+	if (np_mediated(q))
+		return true;	/* shadow doorbells: a page of its own */
 	/* the page holds other queues' doorbells unless the stride isolates */
 	return capable(CAP_SYS_RAWIO) ||
 	       4 * q->pctrl->info.db_stride >= PAGE_SIZE;
@@ -305,9 +339,19 @@ static int np_ioc_query(struct np_file *f, void __user *uarg)
 	info.data_size = q->data.size;
 	info.db_off = np_region_off(f, NP_REGION_DB);
 	info.db_size = PAGE_SIZE;
-	db = NVME_REG_DBS + 2 * a.qid * stride;
-	info.sq_db_in_page = offset_in_page(q->pctrl->info.bar_phys + db);
-	info.cq_db_in_page = info.sq_db_in_page + stride;
+	if (np_mediated(q)) {
+		info.flags |= NVME_PEER_INFO_MEDIATED;
+		info.sq_db_in_page = 0;
+		info.cq_db_in_page = 4;
+	} else {
+		db = NVME_REG_DBS + 2 * a.qid * stride;
+		info.sq_db_in_page = offset_in_page(q->pctrl->info.bar_phys +
+						    db);
+		info.cq_db_in_page = info.sq_db_in_page + stride;
+	}
+	info.mode = a.mode == NVME_PEER_DIRECT ? NVME_PEER_MODE_DIRECT :
+						 NVME_PEER_MODE_MEDIATED;
+	info.guarantee = a.guarantee;
 	/* needed to fill PRPs: whoever drives a raw queue can DMA anyway */
 	info.data_ctrl_addr = a.data_ctrl_dma;
 	if (capable(CAP_SYS_ADMIN)) {
@@ -346,10 +390,21 @@ static int np_ioc_ring(struct np_file *f, void __user *uarg)
 	    ((r.flags & NVME_PEER_RING_CQ) && r.cq_head >= a.depth))
 		goto out_unlock;
 	/* the revoke callback waits for map_lock: the BAR is still mapped */
-	if (r.flags & NVME_PEER_RING_SQ)
-		writel(r.sq_tail, a.sq_db);
-	if (r.flags & NVME_PEER_RING_CQ)
-		writel(r.cq_head, a.cq_db);
+	if (a.mode == NVME_PEER_MEDIATED) {
+		/* shadow doorbells are memory: store, then wake the thread */
+		if (r.flags & NVME_PEER_RING_SQ)
+			WRITE_ONCE(*(__le32 __force *)a.sq_db,
+				   cpu_to_le32(r.sq_tail));
+		if (r.flags & NVME_PEER_RING_CQ)
+			WRITE_ONCE(*(__le32 __force *)a.cq_db,
+				   cpu_to_le32(r.cq_head));
+		np_med_kick();
+	} else {
+		if (r.flags & NVME_PEER_RING_SQ)
+			writel(r.sq_tail, a.sq_db);
+		if (r.flags & NVME_PEER_RING_CQ)
+			writel(r.cq_head, a.cq_db);
+	}
 	ret = 0;
 out_unlock:
 	up_read(&f->map_lock);
@@ -415,6 +470,8 @@ static struct np_mem *np_region_mem(struct nvme_peer_queue *q, int region)
 		return &q->cq;
 	case NP_REGION_DATA:
 		return &q->data;
+	case NP_REGION_DB:
+		return np_mediated(q) ? &q->sdb : NULL;
 	}
 	return NULL;
 }

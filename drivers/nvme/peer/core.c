@@ -26,6 +26,11 @@
 #include "nvme.h"
 #include "nvme-peer.h"
 
+static bool allow_direct;
+module_param(allow_direct, bool, 0644);
+MODULE_PARM_DESC(allow_direct,
+		 "allow new direct-mode queues: peers write hardware SQs and doorbells, nothing is checked (default: no)");
+
 static DEFINE_XARRAY(np_ctrls);
 static DEFINE_MUTEX(np_ctrls_lock);
 static bool np_unloading;
@@ -103,11 +108,13 @@ static int np_admin_queue(struct nvme_peer_queue *q, struct nvme_command *c,
 
 static int np_create_hw(struct nvme_peer_queue *q)
 {
+	struct np_mem *sq = np_mediated(q) ? &q->hsq : &q->sq;
+	struct np_mem *cq = np_mediated(q) ? &q->hcq : &q->cq;
 	struct nvme_command c = { };
 	int ret;
 
 	c.create_cq.opcode = nvme_admin_create_cq;
-	c.create_cq.prp1 = cpu_to_le64(q->cq.ctrl_dma);
+	c.create_cq.prp1 = cpu_to_le64(cq->ctrl_dma);
 	c.create_cq.cqid = cpu_to_le16(q->qid);
 	c.create_cq.qsize = cpu_to_le16(q->params.depth - 1);
 	c.create_cq.cq_flags = cpu_to_le16(NVME_QUEUE_PHYS_CONTIG);
@@ -117,7 +124,7 @@ static int np_create_hw(struct nvme_peer_queue *q)
 
 	memset(&c, 0, sizeof(c));
 	c.create_sq.opcode = nvme_admin_create_sq;
-	c.create_sq.prp1 = cpu_to_le64(q->sq.ctrl_dma);
+	c.create_sq.prp1 = cpu_to_le64(sq->ctrl_dma);
 	c.create_sq.sqid = cpu_to_le16(q->qid);
 	c.create_sq.qsize = cpu_to_le16(q->params.depth - 1);
 	c.create_sq.sq_flags = cpu_to_le16(NVME_QUEUE_PHYS_CONTIG |
@@ -145,6 +152,8 @@ static void np_delete_hw(struct nvme_peer_queue *q)
 /* Free what the controller and the peer could reach. */
 static void np_queue_free_mem(struct nvme_peer_queue *q)
 {
+	np_med_stop(q);
+	np_med_free(q);
 	np_doorbells_unmap(q);
 	np_mem_free(q, &q->data);
 	np_mem_free(q, &q->cq);
@@ -188,6 +197,7 @@ static void np_revoke_locked(struct nvme_peer_queue *q, enum np_qevent ev,
 	revoke = q->params.revoke;
 	priv = q->params.priv;
 	spin_unlock(&pctrl->state_lock);
+	np_med_stop(q);
 	if (ev == NP_EV_RELEASE)
 		np_wait_callbacks(pctrl);
 
@@ -234,7 +244,10 @@ static void np_free_work(struct work_struct *work)
  * @want_qid outside the reserved range), -ENODEV (no such namespace, or the
  * controller is gone), -EAGAIN (the controller is not live: resetting),
  * -ENOSPC (every reserved qid is held), -EBUSY (@want_qid is held), -EXDEV
- * (no peer-to-peer path), -ENOMEM, -EIO (the controller failed a command).
+ * (no peer-to-peer path), -ENOMEM, -EIO (the controller failed a command),
+ * -EPERM (direct mode without nvme_peer.allow_direct=1, or asked by a
+ * process without CAP_SYS_RAWIO), -EINVAL for a policy that does not fit
+ * the namespace.
  */
 struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 				   const struct nvme_peer_params *p,
@@ -257,6 +270,12 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 	ret = np_validate_params(p, info.mqes, info.cmbsz);
 	if (ret)
 		goto out_unlock;
+	if (p->mode == NVME_PEER_DIRECT &&
+	    (!READ_ONCE(allow_direct) ||
+	     (owner != NP_OWNER_KERNEL && !capable(CAP_SYS_RAWIO)))) {
+		ret = -EPERM;
+		goto out_unlock;
+	}
 	ns = nvme_find_get_ns(pctrl->ctrl, p->nsid);
 	if (!ns) {
 		ret = -ENODEV;
@@ -274,6 +293,9 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 	q->params = *p;
 	q->peer = pci_dev_get(p->peer);
 	q->lba_shift = ns->lba_shift;
+	q->ns_size = get_capacity(ns->disk) >> (ns->lba_shift - SECTOR_SHIFT);
+	q->max_xfer = min_t(u64, U32_MAX,
+			    (u64)pctrl->ctrl->max_hw_sectors << SECTOR_SHIFT);
 	INIT_LIST_HEAD(&q->node);
 
 	spin_lock(&pctrl->state_lock);
@@ -300,7 +322,7 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 	if (!ret)
 		ret = np_mem_alloc(q, &q->data, p->data, p->data_size);
 	if (!ret)
-		ret = np_doorbells_map(q);
+		ret = np_mediated(q) ? np_med_alloc(q) : np_doorbells_map(q);
 	if (ret)
 		goto out_release;
 
@@ -315,6 +337,9 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 		ret = -EAGAIN;		/* the controller went down meanwhile */
 		goto out_release;
 	}
+	q->guarantee = np_guarantee(q);
+	if (np_mediated(q))
+		np_med_start(q);
 	if (!np_sysfs_queue_add(q))
 		q->sysfs_added = true;
 	mutex_unlock(&pctrl->lock);
@@ -419,8 +444,9 @@ const char *np_owner_name(enum np_owner owner)
  *
  * Return: the reservation with a reference for the caller, or an ERR_PTR:
  * -ENOENT (no reservation with @qid), -EACCES (not made with uid=/gid= in
- * sysfs, or made for another user or group), -EBUSY (attached already),
- * -ENXIO (revoked).
+ * sysfs, or made for another user or group), -EPERM (a direct-mode
+ * reservation and the caller lacks CAP_SYS_RAWIO), -EBUSY (attached
+ * already), -ENXIO (revoked).
  */
 struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
 				  nvme_peer_revoke_fn revoke, void *priv)
@@ -439,6 +465,8 @@ struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
 	    (uid_valid(q->uid) && !uid_eq(q->uid, current_fsuid())) ||
 	    (gid_valid(q->gid) && !in_group_p(q->gid)))
 		ret = -EACCES;
+	else if (!np_mediated(q) && !capable(CAP_SYS_RAWIO))
+		ret = -EPERM;
 	else if (q->attached)
 		ret = -EBUSY;
 	else if (q->state != NP_Q_ACTIVE)
@@ -458,10 +486,12 @@ struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
 static void np_recycle(struct nvme_peer_queue *q)
 {
 	struct nvme_peer_ctrl *pctrl = q->pctrl;
-	struct np_mem *mems[] = { &q->sq, &q->cq, &q->data };
+	struct np_mem *mems[] = { &q->sq, &q->cq, &q->data, &q->sdb,
+				  &q->hsq, &q->hcq };
 	bool deleted;
 	int i;
 
+	np_med_stop(q);
 	np_delete_hw(q);
 	spin_lock(&pctrl->state_lock);
 	deleted = !q->hw_sq && !q->hw_cq && q->state == NP_Q_ACTIVE &&
@@ -475,8 +505,11 @@ static void np_recycle(struct nvme_peer_queue *q)
 	spin_lock(&pctrl->state_lock);
 	q->gen = pctrl->disable_gen;
 	spin_unlock(&pctrl->state_lock);
-	if (!np_create_hw(q))
+	if (!np_create_hw(q)) {
+		if (np_mediated(q))
+			np_med_start(q);
 		return;
+	}
 out_revoke:
 	np_revoke_locked(q, NP_EV_REVOKE, NVME_PEER_REASON_RELEASE);
 }
@@ -632,6 +665,7 @@ static void np_revoke_all_nolock(struct nvme_peer_ctrl *pctrl,
 		}
 		spin_unlock(&pctrl->state_lock);
 		if (found) {
+			np_med_stop(q);
 			if (revoke)
 				revoke(q, reason, priv);
 			kobject_put(&q->kobj);
@@ -898,6 +932,13 @@ int nvme_peer_query(struct nvme_peer_queue *q, struct nvme_peer_addrs *addrs)
 		addrs->sq_db = info->dbs + 2 * q->qid * info->db_stride;
 		addrs->cq_db = addrs->sq_db + info->db_stride;
 	}
+	if (q->sdb.vaddr) {
+		/* shadow doorbells: words in memory */
+		addrs->sq_db = (u32 __force __iomem *)q->sdb.vaddr;
+		addrs->cq_db = addrs->sq_db + 1;
+	}
+	addrs->mode = q->params.mode;
+	addrs->guarantee = q->guarantee;
 	return state == NP_Q_ACTIVE ? 0 : -ENXIO;
 }
 EXPORT_SYMBOL_GPL(nvme_peer_query);
@@ -950,10 +991,13 @@ void np_queue_free(struct nvme_peer_queue *q)
 
 static int __init nvme_peer_init(void)
 {
-	int ret = np_cdev_init();
+	int ret = np_med_init();
 
 	if (ret)
 		return ret;
+	ret = np_cdev_init();
+	if (ret)
+		goto out_med_exit;
 	ret = nvme_pci_peer_register(&np_client);
 	if (ret == -ENODEV)
 		pr_err("nvme.peer_queues is 0: no queue to hand out\n");
@@ -963,6 +1007,8 @@ static int __init nvme_peer_init(void)
 
 out_cdev_exit:
 	np_cdev_exit();
+out_med_exit:
+	np_med_exit();
 	return ret;
 }
 
@@ -991,6 +1037,7 @@ static void __exit nvme_peer_exit(void)
 		kref_put(&pctrl->ref, np_ctrl_release);
 	}
 	nvme_pci_peer_unregister(&np_client);
+	np_med_exit();
 	rcu_barrier();
 }
 

@@ -103,6 +103,12 @@ static void np_test_names(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, np_reason_name(NVME_PEER_REASON_UNLOAD), "unload");
 	KUNIT_EXPECT_STREQ(test, np_reason_name(99), "?");
 	KUNIT_EXPECT_STREQ(test, np_placement_name(NVME_PEER_MEM_CMB), "cmb");
+	KUNIT_EXPECT_STREQ(test, np_mode_name(NVME_PEER_MEDIATED), "mediated");
+	KUNIT_EXPECT_STREQ(test, np_mode_name(NVME_PEER_DIRECT), "direct");
+	KUNIT_EXPECT_STREQ(test, np_guarantee_name(NVME_PEER_GUARANTEE_IOMMU_SWITCH),
+			   "iommu-switch");
+	KUNIT_EXPECT_STREQ(test, np_guarantee_name(NVME_PEER_GUARANTEE_CPU), "cpu");
+	KUNIT_EXPECT_STREQ(test, np_guarantee_name(9), "?");
 }
 
 /* ---- parameter validation ------------------------------------------------- */
@@ -126,6 +132,11 @@ struct np_validate_case {
 #define NP_P(n, d, s, c, dt, sz, pe) {					\
 	.nsid = n, .depth = d, .sq = s, .cq = c, .data = dt,		\
 	.data_size = sz, .peer = (pe) ? NP_SOME_PEER : NULL }
+/* the same in direct mode */
+#define NP_PD(n, d, s, c, dt, sz, pe) {					\
+	.nsid = n, .depth = d, .sq = s, .cq = c, .data = dt,		\
+	.data_size = sz, .peer = (pe) ? NP_SOME_PEER : NULL,		\
+	.mode = NVME_PEER_DIRECT }
 #define HOST NVME_PEER_MEM_HOST
 #define CMB NVME_PEER_MEM_CMB
 #define PEER NVME_PEER_MEM_PEER
@@ -148,9 +159,16 @@ static const struct np_validate_case np_validate_cases[] = {
 	  0, 0 },
 	{ "depth 48", NP_P(1, 48, HOST, HOST, NONE, 0, 0),
 	  0, -EINVAL },
-	{ "depth mqes", NP_P(1, 2048, HOST, HOST, NONE, 0, 0),
+	{ "depth mediated max", NP_P(1, 1024, HOST, HOST, NONE, 0, 0),
 	  0, 0 },
-	{ "depth 2*mqes", NP_P(1, 4096, HOST, HOST, NONE, 0, 0),
+	{ "depth mqes mediated", NP_P(1, 2048, HOST, HOST, NONE, 0, 0),
+	  0, -EINVAL },
+	{ "depth mqes direct", NP_PD(1, 2048, HOST, HOST, NONE, 0, 0),
+	  0, 0 },
+	{ "depth 2*mqes", NP_PD(1, 4096, HOST, HOST, NONE, 0, 0),
+	  0, -EINVAL },
+	{ "mode bogus", { .nsid = 1, .depth = 64, .sq = NVME_PEER_MEM_HOST,
+			  .cq = NVME_PEER_MEM_HOST, .mode = 2 },
 	  0, -EINVAL },
 	{ "sq none", NP_P(1, 64, NONE, HOST, NONE, 0, 0),
 	  0, -EINVAL },
@@ -223,34 +241,86 @@ static void np_test_parse_good(struct kunit *test)
 {
 	static const char in[] =
 		"nsid=1 depth=0x40 sq=cmb cq=host data=peer data_size=8192 peer=0:3.0 qid=9\n";
-	struct np_create_req req;
-	struct nvme_peer_params *p = &req.p;
+	static const char med[] =
+		"nsid=1 mode=mediated ops=write,read,flush max_nlb=8 lba=0+16 lba=0x100+1";
+	struct np_create_req *req = kunit_kzalloc(test, sizeof(*req),
+						  GFP_KERNEL);
+	struct nvme_peer_params *p = &req->p;
 
-	KUNIT_ASSERT_EQ(test, np_parse(test, in, &req), 0);
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	KUNIT_ASSERT_EQ(test, np_parse(test, in, req), 0);
 	KUNIT_EXPECT_EQ(test, p->nsid, 1U);
 	KUNIT_EXPECT_EQ(test, p->depth, 64U);
 	KUNIT_EXPECT_EQ(test, p->sq, NVME_PEER_MEM_CMB);
 	KUNIT_EXPECT_EQ(test, p->cq, NVME_PEER_MEM_HOST);
 	KUNIT_EXPECT_EQ(test, p->data, NVME_PEER_MEM_PEER);
 	KUNIT_EXPECT_EQ(test, p->data_size, (size_t)8192);
-	KUNIT_EXPECT_STREQ(test, req.peer, "0:3.0");
-	KUNIT_EXPECT_EQ(test, req.qid, 9);
-	KUNIT_EXPECT_FALSE(test, req.has_uid);
+	KUNIT_EXPECT_STREQ(test, req->peer, "0:3.0");
+	KUNIT_EXPECT_EQ(test, req->qid, 9);
+	KUNIT_EXPECT_FALSE(test, req->has_uid);
+	/* the defaults: mediated, Read only, whole namespace */
+	KUNIT_EXPECT_EQ(test, p->mode, NVME_PEER_MEDIATED);
+	KUNIT_EXPECT_EQ(test, p->policy.opcodes, 0U);
+	KUNIT_EXPECT_EQ(test, p->policy.nr_extents, 0U);
+	KUNIT_EXPECT_NULL(test, p->policy.extents);
 
 	KUNIT_ASSERT_EQ(test, np_parse(test, "  nsid=2\tdepth=2 uid=1000 gid=0 ",
-				       &req), 0);
+				       req), 0);
 	KUNIT_EXPECT_EQ(test, p->nsid, 2U);
 	KUNIT_EXPECT_EQ(test, p->depth, 2U);
-	KUNIT_EXPECT_TRUE(test, req.has_uid && req.has_gid);
-	KUNIT_EXPECT_EQ(test, req.uid, 1000U);
-	KUNIT_EXPECT_EQ(test, req.gid, 0U);
-	KUNIT_ASSERT_EQ(test, np_parse(test, "nsid=3", &req), 0);
+	KUNIT_EXPECT_TRUE(test, req->has_uid && req->has_gid);
+	KUNIT_EXPECT_EQ(test, req->uid, 1000U);
+	KUNIT_EXPECT_EQ(test, req->gid, 0U);
+	KUNIT_ASSERT_EQ(test, np_parse(test, "nsid=3", req), 0);
 	KUNIT_EXPECT_EQ(test, p->depth, 64U);
 	KUNIT_EXPECT_EQ(test, p->sq, NVME_PEER_MEM_HOST);
 	KUNIT_EXPECT_EQ(test, p->data, NVME_PEER_MEM_NONE);
-	KUNIT_EXPECT_STREQ(test, req.peer, "");
-	KUNIT_EXPECT_EQ(test, req.qid, 0);
-	KUNIT_EXPECT_FALSE(test, req.has_uid || req.has_gid);
+	KUNIT_EXPECT_STREQ(test, req->peer, "");
+	KUNIT_EXPECT_EQ(test, req->qid, 0);
+	KUNIT_EXPECT_FALSE(test, req->has_uid || req->has_gid);
+
+	KUNIT_ASSERT_EQ(test, np_parse(test, "nsid=1 mode=direct", req), 0);
+	KUNIT_EXPECT_EQ(test, p->mode, NVME_PEER_DIRECT);
+	KUNIT_ASSERT_EQ(test, np_parse(test, med, req), 0);
+	KUNIT_EXPECT_EQ(test, p->mode, NVME_PEER_MEDIATED);
+	KUNIT_EXPECT_EQ(test, p->policy.opcodes,
+			NVME_PEER_OP_READ | NVME_PEER_OP_WRITE |
+			NVME_PEER_OP_FLUSH);
+	KUNIT_EXPECT_EQ(test, p->policy.max_nlb, 8U);
+	KUNIT_ASSERT_EQ(test, p->policy.nr_extents, 2U);
+	KUNIT_EXPECT_PTR_EQ(test, p->policy.extents,
+			    (const struct nvme_peer_extent *)req->extents);
+	KUNIT_EXPECT_EQ(test, req->extents[0].slba, 0ULL);
+	KUNIT_EXPECT_EQ(test, req->extents[0].nlb, 16ULL);
+	KUNIT_EXPECT_EQ(test, req->extents[1].slba, 0x100ULL);
+	KUNIT_EXPECT_EQ(test, req->extents[1].nlb, 1ULL);
+	KUNIT_ASSERT_EQ(test, np_parse(test, "ops=dsm,write_zeroes", req), 0);
+	KUNIT_EXPECT_EQ(test, p->policy.opcodes,
+			NVME_PEER_OP_DSM | NVME_PEER_OP_WRITE_ZEROES);
+}
+
+/* NP_CREATE_MAX_EXTENTS lba= keys parse, one more does not */
+static void np_test_parse_extents_max(struct kunit *test)
+{
+	size_t len = (NP_CREATE_MAX_EXTENTS + 1) * 24;
+	struct np_create_req *req = kunit_kzalloc(test, sizeof(*req),
+						  GFP_KERNEL);
+	char *buf = kunit_kzalloc(test, len, GFP_KERNEL);
+	char *end;
+	int i, n = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < NP_CREATE_MAX_EXTENTS; i++)
+		n += scnprintf(buf + n, len - n, "lba=%d+2 ", 4 * i);
+	end = buf + n;
+	KUNIT_ASSERT_EQ(test, np_parse(test, buf, req), 0);
+	KUNIT_EXPECT_EQ(test, req->p.policy.nr_extents,
+			(u32)NP_CREATE_MAX_EXTENTS);
+	KUNIT_EXPECT_EQ(test, req->extents[NP_CREATE_MAX_EXTENTS - 1].slba,
+			4ULL * (NP_CREATE_MAX_EXTENTS - 1));
+	scnprintf(end, len - n, "lba=9999+1");
+	KUNIT_EXPECT_EQ(test, np_parse(test, buf, req), -EINVAL);
 }
 
 static void np_test_parse_bad(struct kunit *test)
@@ -271,12 +341,27 @@ static void np_test_parse_bad(struct kunit *test)
 		"uid=-1",
 		"gid=4294967295",
 		"uid=x",
+		"mode=raw",			/* unknown mode */
+		"mode=direct mode=direct",
+		"ops=read,admin",		/* unknown opcode name */
+		"ops=read,read",		/* repeated opcode */
+		"ops=read,",			/* empty opcode name */
+		"ops=read ops=write",
+		"max_nlb=0",
+		"max_nlb=0x100000000",
+		"lba=5",			/* no count */
+		"lba=5+0",			/* empty extent */
+		"lba=+5",
+		"lba=1+0xffffffffffffffff",	/* wraps past 2^64 */
+		"lba=-1+1",
 	};
-	struct np_create_req req;
+	struct np_create_req *req = kunit_kzalloc(test, sizeof(*req),
+						  GFP_KERNEL);
 	int i;
 
+	KUNIT_ASSERT_NOT_NULL(test, req);
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_EQ_MSG(test, np_parse(test, bad[i], &req), -EINVAL,
+		KUNIT_EXPECT_EQ_MSG(test, np_parse(test, bad[i], req), -EINVAL,
 				    "input '%s'", bad[i]);
 }
 
@@ -325,6 +410,7 @@ static struct kunit_case nvme_peer_cases[] = {
 	KUNIT_CASE_PARAM(np_test_validate, np_validate_gen_params),
 	KUNIT_CASE(np_test_parse_good),
 	KUNIT_CASE(np_test_parse_bad),
+	KUNIT_CASE(np_test_parse_extents_max),
 	KUNIT_CASE(np_test_qid_alloc),
 	{}
 };

@@ -88,6 +88,25 @@ const char *np_reason_name(enum nvme_peer_reason reason)
 }
 EXPORT_SYMBOL_IF_KUNIT(np_reason_name);
 
+const char *np_mode_name(enum nvme_peer_mode mode)
+{
+	return mode == NVME_PEER_DIRECT ? "direct" : "mediated";
+}
+EXPORT_SYMBOL_IF_KUNIT(np_mode_name);
+
+const char *np_guarantee_name(enum nvme_peer_guarantee g)
+{
+	static const char * const names[] = {
+		[NVME_PEER_GUARANTEE_NONE] = "none",
+		[NVME_PEER_GUARANTEE_IOMMU_SWITCH] = "iommu-switch",
+		[NVME_PEER_GUARANTEE_IOMMU] = "iommu",
+		[NVME_PEER_GUARANTEE_CPU] = "cpu",
+	};
+
+	return g < ARRAY_SIZE(names) ? names[g] : "?";
+}
+EXPORT_SYMBOL_IF_KUNIT(np_guarantee_name);
+
 static const char * const np_placements[] = {
 	[NVME_PEER_MEM_NONE] = "none",
 	[NVME_PEER_MEM_HOST] = "host",
@@ -129,9 +148,10 @@ EXPORT_SYMBOL_IF_KUNIT(np_parse_placement);
  * live controller.
  *
  * Return: 0; -EINVAL for a malformed request (nsid 0 or broadcast, depth not
- * a power of two in 2..@mqes, SQ/CQ placement none, data size not a page
- * multiple up to 64 MiB or given without a data placement, peer placement
- * without a peer); -EOPNOTSUPP when the controller cannot do it (CMB
+ * a power of two in 2..@mqes, or above %NVME_PEER_MAX_MEDIATED_DEPTH in
+ * mediated mode, SQ/CQ placement none, data size not a page multiple up to
+ * 64 MiB or given without a data placement, peer placement without a peer,
+ * an unknown mode); -EOPNOTSUPP when the controller cannot do it (CMB
  * placement without a CMB or without the CMBSZ support bit for that use).
  */
 int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cmbsz)
@@ -142,6 +162,11 @@ int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cmbsz)
 	if (!p->nsid || p->nsid == NVME_NSID_ALL)
 		return -EINVAL;
 	if (p->depth < 2 || p->depth > mqes || !is_power_of_2(p->depth))
+		return -EINVAL;
+	if (p->mode != NVME_PEER_MEDIATED && p->mode != NVME_PEER_DIRECT)
+		return -EINVAL;
+	if (p->mode == NVME_PEER_MEDIATED &&
+	    p->depth > NVME_PEER_MAX_MEDIATED_DEPTH)
 		return -EINVAL;
 	if (p->sq == NVME_PEER_MEM_NONE || p->cq == NVME_PEER_MEM_NONE)
 		return -EINVAL;
@@ -168,6 +193,47 @@ int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cmbsz)
 }
 EXPORT_SYMBOL_IF_KUNIT(np_validate_params);
 
+static int np_parse_ops(char *val, u32 *ops)
+{
+	static const char * const names[] = {
+		"flush", "write", "read", "write_zeroes", "dsm",
+	};
+	static const u32 bits[] = {
+		NVME_PEER_OP_FLUSH, NVME_PEER_OP_WRITE, NVME_PEER_OP_READ,
+		NVME_PEER_OP_WRITE_ZEROES, NVME_PEER_OP_DSM,
+	};
+	char *op;
+	int i;
+
+	*ops = 0;
+	while ((op = strsep(&val, ",")) != NULL) {
+		i = match_string(names, ARRAY_SIZE(names), op);
+		if (i < 0 || *ops & bits[i])
+			return -EINVAL;
+		*ops |= bits[i];
+	}
+	return 0;
+}
+
+/* "SLBA+NLB": LBAs [SLBA, SLBA + NLB) */
+static int np_parse_extent(char *val, struct np_create_req *req)
+{
+	struct nvme_peer_policy *pol = &req->p.policy;
+	char *plus = strchr(val, '+');
+	u64 slba, nlb;
+
+	if (!plus || pol->nr_extents >= NP_CREATE_MAX_EXTENTS)
+		return -EINVAL;
+	*plus++ = '\0';
+	if (kstrtou64(val, 0, &slba) || kstrtou64(plus, 0, &nlb) || !nlb ||
+	    slba + nlb < slba)
+		return -EINVAL;
+	req->extents[pol->nr_extents].slba = slba;
+	req->extents[pol->nr_extents].nlb = nlb;
+	pol->nr_extents++;
+	return 0;
+}
+
 /**
  * np_parse_create() - parse a sysfs "create" request
  * @buf: "key=value" words separated by blanks; modified
@@ -175,8 +241,11 @@ EXPORT_SYMBOL_IF_KUNIT(np_validate_params);
  *	in host memory, no data buffer, the CPU as the peer, any qid, not
  *	attachable)
  *
- * Keys: nsid, depth, sq, cq, data, data_size, peer, qid, uid, gid.  Numbers
- * take the usual C prefixes (0x, 0).
+ * Keys: nsid, depth, sq, cq, data, data_size, peer, qid, uid, gid, mode
+ * (mediated or direct), ops (a comma-separated list of read, write, flush,
+ * write_zeroes, dsm), max_nlb, and lba=SLBA+NLB, the only key that may be
+ * repeated (up to %NP_CREATE_MAX_EXTENTS times).  Numbers take the usual C
+ * prefixes (0x, 0).
  *
  * Return: 0, or -EINVAL for an unknown or repeated key, a missing value or
  * a value that does not parse.
@@ -185,7 +254,7 @@ int np_parse_create(char *buf, struct np_create_req *req)
 {
 	static const char * const keys[] = {
 		"nsid", "depth", "sq", "cq", "data", "data_size", "peer", "qid",
-		"uid", "gid",
+		"uid", "gid", "mode", "ops", "max_nlb", "lba",
 	};
 	struct nvme_peer_params *p = &req->p;
 	unsigned long seen = 0;
@@ -206,7 +275,7 @@ int np_parse_create(char *buf, struct np_create_req *req)
 			return -EINVAL;
 		*val++ = '\0';
 		k = match_string(keys, ARRAY_SIZE(keys), word);
-		if (k < 0 || (seen & BIT(k)))
+		if (k < 0 || (seen & BIT(k) && k != 13))
 			return -EINVAL;
 		seen |= BIT(k);
 		switch (k) {
@@ -254,8 +323,29 @@ int np_parse_create(char *buf, struct np_create_req *req)
 				return -EINVAL;
 			req->has_gid = true;
 			break;
+		case 10:
+			if (sysfs_streq(val, "direct"))
+				p->mode = NVME_PEER_DIRECT;
+			else if (!sysfs_streq(val, "mediated"))
+				return -EINVAL;
+			break;
+		case 11:
+			if (np_parse_ops(val, &p->policy.opcodes))
+				return -EINVAL;
+			break;
+		case 12:
+			if (kstrtou32(val, 0, &p->policy.max_nlb) ||
+			    !p->policy.max_nlb)
+				return -EINVAL;
+			break;
+		case 13:
+			if (np_parse_extent(val, req))
+				return -EINVAL;
+			break;
 		}
 	}
+	if (p->policy.nr_extents)
+		p->policy.extents = req->extents;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(np_parse_create);

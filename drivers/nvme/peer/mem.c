@@ -153,6 +153,13 @@ out_free_mem:
  */
 void np_mem_free(struct nvme_peer_queue *q, struct np_mem *m)
 {
+	if (m->coherent) {
+		dma_free_coherent(np_ctrl_dev(q), m->size, m->vaddr,
+				  m->ctrl_dma);
+		m->coherent = false;
+		m->vaddr = NULL;
+		return;
+	}
 	if (m->peer_mapped)
 		np_mem_unmap(&q->peer->dev, &m->peer_sgt);
 	if (m->ctrl_mapped)
@@ -214,4 +221,60 @@ void np_doorbells_unmap(struct nvme_peer_queue *q)
 	dma_unmap_resource(&q->peer->dev, q->sq_db_dma,
 			   8 * q->pctrl->info.db_stride, DMA_BIDIRECTIONAL, 0);
 	q->db_mapped = false;
+}
+
+/* Whether the bridge makes peer-to-peer requests go up, not across. */
+static bool np_acs_redirects(struct pci_dev *bridge)
+{
+	u16 ctrl;
+
+	if (!bridge->acs_cap)
+		return false;
+	pci_read_config_word(bridge, bridge->acs_cap + PCI_ACS_CTRL, &ctrl);
+	return (ctrl & (PCI_ACS_RR | PCI_ACS_CR)) == (PCI_ACS_RR | PCI_ACS_CR);
+}
+
+/*
+ * Whether @a's writes to @b's BARs can turn around in a switch, below any
+ * IOMMU: they share a bridge below the root complex, and no bridge between
+ * @a and that one redirects peer-to-peer requests upstream.
+ */
+static bool np_p2p_below_iommu(struct pci_dev *a, struct pci_dev *b)
+{
+	struct pci_dev *up, *x;
+
+	for (up = pci_upstream_bridge(a); up; up = pci_upstream_bridge(up)) {
+		for (x = pci_upstream_bridge(b); x; x = pci_upstream_bridge(x))
+			if (x == up)
+				goto found;
+	}
+	return false;		/* they meet in the root complex */
+found:
+	if (pci_pcie_type(up) == PCI_EXP_TYPE_ROOT_PORT)
+		return false;	/* turning in a root port passes the IOMMU */
+	for (x = pci_upstream_bridge(a); x && x != up;
+	     x = pci_upstream_bridge(x))
+		if (np_acs_redirects(x))
+			return false;
+	return true;
+}
+
+/**
+ * np_guarantee() - what confines the peer of a reservation if it is hostile
+ * @q: the reservation
+ *
+ * Return: see &enum nvme_peer_guarantee.  Direct mode never confines a
+ * hostile peer: it writes commands the controller executes as they are.
+ */
+enum nvme_peer_guarantee np_guarantee(struct nvme_peer_queue *q)
+{
+	if (!np_mediated(q))
+		return NVME_PEER_GUARANTEE_NONE;
+	if (!q->peer)
+		return NVME_PEER_GUARANTEE_CPU;
+	if (!device_iommu_mapped(&q->peer->dev))
+		return NVME_PEER_GUARANTEE_NONE;
+	if (np_p2p_below_iommu(q->peer, q->pctrl->info.pdev))
+		return NVME_PEER_GUARANTEE_IOMMU_SWITCH;
+	return NVME_PEER_GUARANTEE_IOMMU;
 }

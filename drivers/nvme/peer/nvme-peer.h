@@ -14,6 +14,8 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
+#include "guard.h"
+
 /* <kunit/visibility.h> has this from 6.2 on */
 #ifndef EXPORT_SYMBOL_IF_KUNIT
 #if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
@@ -48,14 +50,19 @@ enum np_owner {
 	NP_OWNER_FILE,		/* a process, through NVME_PEER_IOC_RESERVE */
 };
 
-/* A parsed peer/create request. */
+#define NP_CREATE_MAX_EXTENTS	128
+
+/* A parsed peer/create request; p.policy.extents points to @extents. */
 struct np_create_req {
 	struct nvme_peer_params p;
+	struct nvme_peer_extent extents[NP_CREATE_MAX_EXTENTS];
 	u16 qid;		/* 0: any */
 	char peer[32];		/* PCI name, "" for the CPU */
 	bool has_uid, has_gid;	/* who may attach through /dev/nvme-peer */
 	u32 uid, gid;
 };
+
+struct np_med;
 
 struct np_mem {
 	enum nvme_peer_placement where;
@@ -66,6 +73,7 @@ struct np_mem {
 	struct sg_table peer_sgt;	/* mapping for the peer, if any */
 	bool ctrl_mapped;
 	bool peer_mapped;
+	bool coherent;			/* dma_alloc_coherent(), controller only */
 	dma_addr_t ctrl_dma;
 	dma_addr_t peer_dma;
 };
@@ -105,6 +113,9 @@ struct nvme_peer_queue {
 	struct pci_dev *peer;		/* reference held */
 	u16 qid;
 	u32 lba_shift;
+	u64 ns_size;			/* in LBAs, when reserved */
+	u32 max_xfer;			/* controller transfer limit, bytes */
+	enum nvme_peer_guarantee guarantee;
 
 	/* /dev/nvme-peer attach of a sysfs reservation; under state_lock */
 	bool provisioned;
@@ -124,10 +135,22 @@ struct nvme_peer_queue {
 	unsigned int gen;		/* pctrl->disable_gen when created */
 	bool sysfs_added;
 
+	/* mediated mode: sq and cq are the shadow queues */
 	struct np_mem sq, cq, data;
 	dma_addr_t sq_db_dma, cq_db_dma;
 	bool db_mapped;
+
+	/* mediated mode only (see mediate.c) */
+	struct np_mem sdb;		/* shadow doorbells, reachable by the peer */
+	struct np_mem hsq, hcq;		/* hardware queues, controller only */
+	struct np_mem prp;		/* PRP list copies, controller only */
+	struct np_med *med;
 };
+
+static inline bool np_mediated(const struct nvme_peer_queue *q)
+{
+	return q->params.mode == NVME_PEER_MEDIATED;
+}
 
 /* lib.c: pure logic, KUnit-tested */
 int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify);
@@ -147,6 +170,22 @@ int np_mem_alloc(struct nvme_peer_queue *q, struct np_mem *m,
 void np_mem_free(struct nvme_peer_queue *q, struct np_mem *m);
 int np_doorbells_map(struct nvme_peer_queue *q);
 void np_doorbells_unmap(struct nvme_peer_queue *q);
+
+enum nvme_peer_guarantee np_guarantee(struct nvme_peer_queue *q);
+const char *np_guarantee_name(enum nvme_peer_guarantee g);
+const char *np_mode_name(enum nvme_peer_mode mode);
+
+/* mediate.c */
+int np_med_alloc(struct nvme_peer_queue *q);
+void np_med_free(struct nvme_peer_queue *q);
+void np_med_start(struct nvme_peer_queue *q);
+void np_med_stop(struct nvme_peer_queue *q);
+void np_med_kick(void);
+ssize_t np_med_show_stats(struct nvme_peer_queue *q, char *buf);
+ssize_t np_med_show_last_reject(struct nvme_peer_queue *q, char *buf);
+ssize_t np_med_show_policy(struct nvme_peer_queue *q, char *buf);
+int np_med_init(void);
+void np_med_exit(void);
 
 /* sysfs.c */
 int np_sysfs_ctrl_add(struct nvme_peer_ctrl *pctrl);

@@ -241,6 +241,20 @@ NP_Q_SHOW_ADDR(data_addr, q->data.peer_dma);
 NP_Q_SHOW_ADDR(data_ctrl_addr, q->data.ctrl_dma);
 NP_Q_SHOW_ADDR(sq_doorbell, q->sq_db_dma);
 NP_Q_SHOW_ADDR(cq_doorbell, q->cq_db_dma);
+NP_Q_SHOW(mode, "%s", np_mode_name(q->params.mode));
+NP_Q_SHOW(guarantee, "%s", np_guarantee_name(q->guarantee));
+
+#define NP_Q_SHOW_MED(name)						\
+static ssize_t name##_show(struct kobject *kobj, struct kobj_attribute *a, \
+			   char *buf)					\
+{									\
+	return np_med_show_##name(to_q(kobj), buf);			\
+}									\
+static struct kobj_attribute np_q_##name = __ATTR_RO(name)
+
+NP_Q_SHOW_MED(policy);
+NP_Q_SHOW_MED(stats);
+NP_Q_SHOW_MED(last_reject);
 
 static ssize_t state_show(struct kobject *kobj, struct kobj_attribute *a,
 			  char *buf)
@@ -275,6 +289,8 @@ static struct attribute *np_queue_attrs[] = {
 	&np_q_sq_addr.attr, &np_q_cq_addr.attr, &np_q_data_addr.attr,
 	&np_q_data_ctrl_addr.attr, &np_q_sq_doorbell.attr,
 	&np_q_cq_doorbell.attr, &np_q_state.attr, &np_q_reason.attr,
+	&np_q_mode.attr, &np_q_guarantee.attr, &np_q_policy.attr,
+	&np_q_stats.attr, &np_q_last_reject.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(np_queue);

@@ -24,6 +24,36 @@
 #define NVME_PEER_PLACE_CMB	2	/* the controller's memory buffer */
 #define NVME_PEER_PLACE_PEER	3	/* the peer device's P2PDMA memory */
 
+/* modes (struct nvme_peer_reserve.mode, struct nvme_peer_info.mode) */
+#define NVME_PEER_MODE_MEDIATED	0	/* the kernel checks every command */
+#define NVME_PEER_MODE_DIRECT	1	/* raw hardware queue; CAP_SYS_RAWIO */
+
+/* opcodes a mediated queue may use (struct nvme_peer_reserve.opcodes) */
+#define NVME_PEER_OPS_FLUSH		(1U << 0x00)
+#define NVME_PEER_OPS_WRITE		(1U << 0x01)
+#define NVME_PEER_OPS_READ		(1U << 0x02)
+#define NVME_PEER_OPS_WRITE_ZEROES	(1U << 0x08)
+#define NVME_PEER_OPS_DSM		(1U << 0x09)
+#define NVME_PEER_OPS_ALL	(NVME_PEER_OPS_FLUSH | NVME_PEER_OPS_WRITE | \
+				 NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE_ZEROES | \
+				 NVME_PEER_OPS_DSM)
+
+/* what confines a hostile peer (struct nvme_peer_info.guarantee) */
+#define NVME_PEER_INFO_GUARANTEE_NONE		0
+#define NVME_PEER_INFO_GUARANTEE_IOMMU_SWITCH	1
+#define NVME_PEER_INFO_GUARANTEE_IOMMU		2
+#define NVME_PEER_INFO_GUARANTEE_CPU			3
+
+/**
+ * struct nvme_peer_lba_range - LBAs a mediated queue may touch
+ * @slba: first LBA
+ * @nlb: number of LBAs, at least 1
+ */
+struct nvme_peer_lba_range {
+	__u64 slba;
+	__u64 nlb;
+};
+
 /* NVME_PEER_IOC_RESERVE flags */
 #define NVME_PEER_RESERVE_PEER	(1U << 0)	/* peer_domain/peer_bdf valid */
 
@@ -42,6 +72,15 @@
  * @peer_domain: PCI domain of the peer device (NVME_PEER_RESERVE_PEER)
  * @peer_bdf: bus << 8 | devfn of the peer device (NVME_PEER_RESERVE_PEER)
  * @data_size: bytes, a page multiple up to 64 MiB (0 without data buffer)
+ * @mode: NVME_PEER_MODE_*; direct needs CAP_SYS_RAWIO and the module
+ *	parameter nvme_peer.allow_direct=1
+ * @opcodes: NVME_PEER_OPS_* a mediated queue may use; 0: Read only
+ * @max_nlb: most LBAs per command; 0: 128 KiB or the controller's limit
+ * @nr_extents: number of @extents, at most 65536; 0: the whole namespace
+ * @rsvd3: 0
+ * @extents: user pointer to @nr_extents struct nvme_peer_lba_range
+ *
+ * @opcodes, @max_nlb and @nr_extents must be 0 in direct mode.
  */
 struct nvme_peer_reserve {
 	__u32 size;
@@ -58,6 +97,13 @@ struct nvme_peer_reserve {
 	__u32 peer_bdf;
 	__u32 rsvd2;
 	__u64 data_size;
+	__u32 mode;
+	__u32 opcodes;
+	__u32 max_nlb;
+	__u32 nr_extents;
+	__u64 extents;
+	__u32 rsvd3;
+	__u32 rsvd4;
 };
 
 /**
@@ -89,6 +135,7 @@ struct nvme_peer_attach {
 
 /* struct nvme_peer_info.flags */
 #define NVME_PEER_INFO_DB_MAP	(1U << 0)	/* db region may be mapped */
+#define NVME_PEER_INFO_MEDIATED	(1U << 1)	/* shadow SQ, CQ, doorbells */
 
 /**
  * struct nvme_peer_info - NVME_PEER_IOC_QUERY
@@ -119,6 +166,12 @@ struct nvme_peer_attach {
  * @data_addr: bus address of the data buffer for the peer (CAP_SYS_ADMIN)
  * @sq_db_addr: bus address of the SQ tail doorbell (CAP_SYS_ADMIN)
  * @cq_db_addr: bus address of the CQ head doorbell (CAP_SYS_ADMIN)
+ * @mode: NVME_PEER_MODE_*
+ * @guarantee: NVME_PEER_INFO_GUARANTEE_*: what confines a hostile peer
+ *
+ * In mediated mode the SQ, CQ and doorbell regions are the shadow ones: the
+ * doorbells are little-endian 32-bit words in memory at @sq_db_in_page and
+ * @cq_db_in_page, which the kernel polls (NVME_PEER_IOC_RING wakes it).
  */
 struct nvme_peer_info {
 	__u32 size;
@@ -147,6 +200,8 @@ struct nvme_peer_info {
 	__u64 data_addr;
 	__u64 sq_db_addr;
 	__u64 cq_db_addr;
+	__u32 mode;
+	__u32 guarantee;
 };
 
 /**

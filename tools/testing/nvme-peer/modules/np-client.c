@@ -7,8 +7,11 @@
  * to the CQ doorbell.
  *
  * debugfs (np-client/):
- *   reserve  write "CTRL NSID DEPTH SQ CQ DATA DATA_SIZE PEER": placements
- *            are host|cmb|peer|none, PEER is a PCI name or "cpu"
+ *   reserve  write "CTRL NSID DEPTH SQ CQ DATA DATA_SIZE PEER [MODE [OPS]]":
+ *            placements are host|cmb|peer|none, PEER is a PCI name or
+ *            "cpu", MODE mediated (default) or direct, OPS the opcodes a
+ *            mediated queue may use as letters r, w, f, z (Write Zeroes),
+ *            d (DSM); default "rwf"
  *   status   read: one line per reservation
  *            "qid=Q ctrl=C state=active|revoked reason=R callbacks=N"
  *   release  write "QID" or "all"
@@ -85,10 +88,37 @@ static int npc_placement(const char *s, enum nvme_peer_placement *p)
 	return 0;
 }
 
+static int npc_ops(const char *s, u32 *ops)
+{
+	for (*ops = 0; *s; s++) {
+		switch (*s) {
+		case 'r':
+			*ops |= NVME_PEER_OP_READ;
+			break;
+		case 'w':
+			*ops |= NVME_PEER_OP_WRITE;
+			break;
+		case 'f':
+			*ops |= NVME_PEER_OP_FLUSH;
+			break;
+		case 'z':
+			*ops |= NVME_PEER_OP_WRITE_ZEROES;
+			break;
+		case 'd':
+			*ops |= NVME_PEER_OP_DSM;
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static ssize_t reserve_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
 	char buf[160], ctrl[16], sq[8], cq[8], data[8], peer[32];
+	char mode[16] = "mediated", ops[8] = "rwf";
 	struct nvme_peer_params p = { };
 	struct device *peer_dev = NULL;
 	struct npc_handle *h;
@@ -99,9 +129,17 @@ static ssize_t reserve_write(struct file *file, const char __user *ubuf,
 	ret = npc_get_line(buf, sizeof(buf), ubuf, count);
 	if (ret)
 		return ret;
-	if (sscanf(buf, "%15s %u %u %7s %7s %7s %lu %31s", ctrl, &p.nsid,
-		   &p.depth, sq, cq, data, &size, peer) != 8)
+	if (sscanf(buf, "%15s %u %u %7s %7s %7s %lu %31s %15s %7s", ctrl,
+		   &p.nsid, &p.depth, sq, cq, data, &size, peer, mode,
+		   ops) < 8)
 		return -EINVAL;
+	if (!strcmp(mode, "direct"))
+		p.mode = NVME_PEER_DIRECT;
+	else if (strcmp(mode, "mediated"))
+		return -EINVAL;
+	ret = npc_ops(ops, &p.policy.opcodes);
+	if (ret)
+		return ret;
 	if (npc_placement(sq, &p.sq) || npc_placement(cq, &p.cq) ||
 	    npc_placement(data, &p.data))
 		return -EINVAL;

@@ -55,7 +55,7 @@ fi
 modprobe nvme peer_queues=8 || echo "NP-FATAL modprobe nvme"
 for c in /dev/nvme0n1 /sys/class/nvme/nvme0; do wait_for $c; done
 [ "$topo" = two-ctrl ] && wait_for /dev/nvme1n1
-modprobe nvme-peer || echo "NP-FATAL modprobe nvme-peer"
+modprobe nvme-peer allow_direct=1 || echo "NP-FATAL modprobe nvme-peer"
 modprobe np-accel || echo "NP-FATAL modprobe np-accel"
 wait_for /sys/class/nvme/nvme0/peer
 
@@ -71,6 +71,7 @@ if [ "$topo" = switch ]; then
 	kselftest uapi_test
 	kselftest ioctl_fuzz
 fi
+case "$topo" in switch|iommu) kselftest guard_test ;; esac
 [ "$topo" = two-ctrl ] && kselftest two_ctrl_test
 rmmod np-client 2>/dev/null
 rmmod np-accel nvme-peer nvme nvme-core || echo "NP-FATAL module unload"

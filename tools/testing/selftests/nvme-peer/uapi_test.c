@@ -33,6 +33,8 @@ static int np_reserve(int fd, int sq, int cq, int data, __u64 data_size)
 	struct nvme_peer_reserve r = {
 		.size = sizeof(r), .ctrl = 0, .nsid = 1, .depth = 64,
 		.sq = sq, .cq = cq, .data = data, .data_size = data_size,
+		.opcodes = NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE |
+			   NVME_PEER_OPS_FLUSH,
 	};
 
 	if (ioctl(fd, NVME_PEER_IOC_RESERVE, &r))
@@ -115,7 +117,13 @@ TEST(reserve_query_release)
 	EXPECT_NE(0, info.data_ctrl_addr);
 	EXPECT_EQ(0, info.sq_off & 4095);
 	EXPECT_EQ(4, info.db_stride);
-	EXPECT_EQ(8 * qid, info.sq_db_in_page);
+	/* mediated (the default): the doorbells are words of our own page */
+	EXPECT_EQ(NVME_PEER_MODE_MEDIATED, info.mode);
+	EXPECT_TRUE(info.flags & NVME_PEER_INFO_MEDIATED);
+	EXPECT_TRUE(info.flags & NVME_PEER_INFO_DB_MAP);
+	EXPECT_EQ(NVME_PEER_INFO_GUARANTEE_CPU, info.guarantee);
+	EXPECT_EQ(0, info.sq_db_in_page);
+	EXPECT_EQ(4, info.cq_db_in_page);
 	/* a second reservation on the same fd */
 	EXPECT_EQ(-EBUSY, np_reserve(fd, 1, 1, 0, 0));
 
@@ -124,6 +132,44 @@ TEST(reserve_query_release)
 	EXPECT_NE(0, access(path, F_OK));
 	EXPECT_EQ(-ENXIO, np_query(fd, &info));
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RELEASE, 1));
+	close(fd);
+}
+
+static int np_reserve_mode(int fd, __u32 mode, __u32 opcodes)
+{
+	struct nvme_peer_reserve r = {
+		.size = sizeof(r), .nsid = 1, .depth = 64, .sq = 1, .cq = 1,
+		.mode = mode, .opcodes = opcodes,
+	};
+
+	if (ioctl(fd, NVME_PEER_IOC_RESERVE, &r))
+		return -errno;
+	return r.qid;
+}
+
+#define NP_ALLOW_DIRECT "/sys/module/nvme_peer/parameters/allow_direct"
+
+TEST(direct_mode_is_opt_in)
+{
+	struct nvme_peer_info info;
+	int fd = np_open(), qid;
+
+	ASSERT_LE(0, fd);
+	/* a policy means nothing to a direct queue: refused, not ignored */
+	EXPECT_EQ(-EINVAL, np_reserve_mode(fd, NVME_PEER_MODE_DIRECT,
+					   NVME_PEER_OPS_READ));
+	EXPECT_EQ(-EINVAL, np_reserve_mode(fd, 7, 0));
+	ASSERT_EQ(0, np_write(NP_ALLOW_DIRECT, "0"));
+	EXPECT_EQ(-EPERM, np_reserve_mode(fd, NVME_PEER_MODE_DIRECT, 0));
+	ASSERT_EQ(0, np_write(NP_ALLOW_DIRECT, "1"));
+	qid = np_reserve_mode(fd, NVME_PEER_MODE_DIRECT, 0);
+	ASSERT_LT(0, qid);
+	ASSERT_EQ(0, np_query(fd, &info));
+	EXPECT_EQ(NVME_PEER_MODE_DIRECT, info.mode);
+	EXPECT_FALSE(info.flags & NVME_PEER_INFO_MEDIATED);
+	EXPECT_EQ(NVME_PEER_INFO_GUARANTEE_NONE, info.guarantee);
+	EXPECT_EQ(8 * qid, info.sq_db_in_page);
+	EXPECT_EQ(8 * qid + 4, info.cq_db_in_page);
 	close(fd);
 }
 
@@ -192,6 +238,8 @@ static int np_user_checks(void *arg)
 		return 1;
 	if (np_reserve(fd, 1, 1, 0, 0) != -EPERM)
 		return 2;
+	if (np_attach(fd, qid + 3) != -EPERM)	/* direct: CAP_SYS_RAWIO */
+		return 11;
 	if (np_attach(fd, other) != -EACCES)	/* provisioned for uid 2000 */
 		return 3;
 	if (np_attach(fd, qid + 2) != -EACCES)	/* not provisioned */
@@ -205,12 +253,16 @@ static int np_user_checks(void *arg)
 	if (np_query(fd, &info) || info.qid != qid || info.sq_addr ||
 	    info.sq_db_addr || !info.data_ctrl_addr)
 		return 8;
-	if (info.flags & NVME_PEER_INFO_DB_MAP)
+	/* mediated: the shadow doorbell page is the queue's own */
+	if (!(info.flags & NVME_PEER_INFO_DB_MAP) ||
+	    !(info.flags & NVME_PEER_INFO_MEDIATED) ||
+	    info.mode != NVME_PEER_MODE_MEDIATED)
 		return 9;
 	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		 info.db_off);
-	if (p != MAP_FAILED || errno != EPERM)
-		return 10;	/* the doorbell page holds other queues' too */
+	if (p == MAP_FAILED)
+		return 10;
+	munmap(p, 4096);
 	return 0;
 }
 
@@ -224,6 +276,8 @@ TEST(unprivileged_attach_only_where_provisioned)
 			      first));
 	ASSERT_EQ(0, np_write(PEER "/create", "nsid=1 qid=%d uid=2000", first + 1));
 	ASSERT_EQ(0, np_write(PEER "/create", "nsid=1 qid=%d", first + 2));
+	ASSERT_EQ(0, np_write(PEER "/create", "nsid=1 mode=direct qid=%d uid=1000",
+			      first + 3));
 	rc = np_as_user(np_user_checks, &first);
 	EXPECT_EQ(0, rc);
 	/* the user's exit detached it; it stays provisioned */
@@ -430,7 +484,7 @@ TEST(unprivileged_io_with_ring_ioctl_and_recycle)
 
 	np_clean_sysfs();
 	ASSERT_EQ(0, np_write(PEER "/create",
-			      "nsid=1 data=host data_size=4096 qid=%d uid=1000",
+			      "nsid=1 data=host data_size=4096 ops=read,write qid=%d uid=1000",
 			      first));
 	EXPECT_EQ(0, np_as_user(np_user_io, &first));
 	/* a second process gets the recycled queue: it works from slot 0 */
