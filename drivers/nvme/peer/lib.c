@@ -151,8 +151,9 @@ EXPORT_SYMBOL_IF_KUNIT(np_parse_placement);
  * a power of two in 2..@mqes, or above %NVME_PEER_MAX_MEDIATED_DEPTH in
  * mediated mode, SQ/CQ placement none, data size not a page multiple up to
  * 64 MiB or given without a data placement, peer placement without a peer,
- * an unknown mode); -EOPNOTSUPP when the controller cannot do it (CMB
- * placement without a CMB or without the CMBSZ support bit for that use).
+ * an unknown mode, a policy in direct mode); -EOPNOTSUPP when the
+ * controller cannot do it (CMB placement without a CMB or without the CMBSZ
+ * support bit for that use).
  */
 int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cmbsz)
 {
@@ -167,6 +168,11 @@ int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cmbsz)
 		return -EINVAL;
 	if (p->mode == NVME_PEER_MEDIATED &&
 	    p->depth > NVME_PEER_MAX_MEDIATED_DEPTH)
+		return -EINVAL;
+	/* a policy is for mediated mode: refused, not ignored */
+	if (p->mode == NVME_PEER_DIRECT &&
+	    (p->policy.opcodes || p->policy.nr_extents ||
+	     p->policy.nr_windows || p->policy.max_nlb))
 		return -EINVAL;
 	if (p->sq == NVME_PEER_MEM_NONE || p->cq == NVME_PEER_MEM_NONE)
 		return -EINVAL;

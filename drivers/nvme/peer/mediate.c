@@ -524,17 +524,18 @@ static unsigned int np_med_poll(struct np_med *m)
 	return done;
 }
 
+static bool np_med_woken(void)
+{
+	return atomic_read(&np_med_kicked) || kthread_should_stop();
+}
+
 static void np_med_sleep(unsigned int us)
 {
 	if (us)
-		wait_event_interruptible_hrtimeout(np_med_wq,
-				atomic_read(&np_med_kicked) ||
-				kthread_should_stop(),
-				ns_to_ktime((u64)us * NSEC_PER_USEC));
+		wait_event_interruptible_hrtimeout(np_med_wq, np_med_woken(),
+						   ns_to_ktime((u64)us * NSEC_PER_USEC));
 	else
-		wait_event_interruptible(np_med_wq,
-				atomic_read(&np_med_kicked) ||
-				kthread_should_stop());
+		wait_event_interruptible(np_med_wq, np_med_woken());
 }
 
 static int np_med_thread(void *unused)

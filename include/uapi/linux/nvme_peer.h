@@ -63,7 +63,8 @@ struct nvme_peer_lba_range {
  * @flags: NVME_PEER_RESERVE_*
  * @ctrl: controller instance: N of /dev/nvmeN
  * @nsid: namespace
- * @depth: entries per queue, a power of two from 2 to CAP.MQES + 1
+ * @depth: entries per queue, a power of two from 2 to CAP.MQES + 1, and
+ *	at most 1024 in mediated mode
  * @qid: in: the qid wanted, 0 for any; out: the qid
  * @sq: NVME_PEER_PLACE_* of the submission queue
  * @cq: NVME_PEER_PLACE_* of the completion queue
@@ -71,6 +72,7 @@ struct nvme_peer_lba_range {
  * @rsvd: 0
  * @peer_domain: PCI domain of the peer device (NVME_PEER_RESERVE_PEER)
  * @peer_bdf: bus << 8 | devfn of the peer device (NVME_PEER_RESERVE_PEER)
+ * @rsvd2: 0
  * @data_size: bytes, a page multiple up to 64 MiB (0 without data buffer)
  * @mode: NVME_PEER_MODE_*; direct needs CAP_SYS_RAWIO and the module
  *	parameter nvme_peer.allow_direct=1
@@ -79,6 +81,7 @@ struct nvme_peer_lba_range {
  * @nr_extents: number of @extents, at most 65536; 0: the whole namespace
  * @rsvd3: 0
  * @extents: user pointer to @nr_extents struct nvme_peer_lba_range
+ * @rsvd4: 0
  *
  * @opcodes, @max_nlb and @nr_extents must be 0 in direct mode.
  */

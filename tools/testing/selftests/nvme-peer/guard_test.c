@@ -512,11 +512,11 @@ TEST(dsm_ranges_are_checked)
 		EXPECT_EQ(cases[i].want, st) TH_LOG("%s: status %#x",
 						    cases[i].name, st);
 	}
-	printf("# np-trace-absent: pci_nvme_dsm_deallocate .*slba (%llu|0x%llx) \n",
+	printf("# np-trace-absent: pci_nvme_dsm_deallocate .*slba (%llu|0x%llx) nlb\n",
 	       G + 200, G + 200);
-	printf("# np-trace-absent: pci_nvme_dsm_deallocate .*slba (%llu|0x%llx) \n",
+	printf("# np-trace-absent: pci_nvme_dsm_deallocate .*slba (%llu|0x%llx) nlb\n",
 	       G + 316, G + 316);
-	printf("# np-trace-present: pci_nvme_dsm_deallocate .*slba (%llu|0x%llx) \n",
+	printf("# np-trace-present: pci_nvme_dsm_deallocate .*slba (%llu|0x%llx) nlb\n",
 	       G + 264, G + 264);
 	munmap(sq, info.sq_size);
 	munmap(cq, info.cq_size);
@@ -696,7 +696,7 @@ TEST(hostile_device_and_the_hardware_doorbell)
 	usleep(100000);
 	snprintf(buf, sizeof(buf), "fault addr 0x%llx", hdb & ~0xfffULL);
 	EXPECT_TRUE(np_dmesg_has(buf)) TH_LOG("no DMAR fault for %#llx", hdb);
-	printf("# np-trace-absent: pci_nvme_mmio_doorbell_sq sqid %d \n", qid);
+	printf("# np-trace-absent: pci_nvme_mmio_doorbell_sq sqid %d new_tail\n", qid);
 	np_write(PEER "/delete", "%d", qid);
 }
 
