@@ -7,11 +7,12 @@
  * to the CQ doorbell.
  *
  * debugfs (np-client/):
- *   reserve  write "CTRL NSID DEPTH SQ CQ DATA DATA_SIZE PEER [MODE [OPS]]":
+ *   reserve  write "CTRL NSID DEPTH SQ CQ DATA DATA_SIZE PEER [MODE [OPS [EXT]]]":
  *            placements are host|cmb|peer|none, PEER is a PCI name or
  *            "cpu", MODE mediated (default) or direct, OPS the opcodes a
  *            mediated queue may use as letters r, w, f, z (Write Zeroes),
- *            d (DSM); default "rwf"
+ *            d (DSM); default "rwf"; EXT "SLBA+NLB" the one LBA range
+ *            it may touch (default: the whole namespace)
  *   status   read: one line per reservation
  *            "qid=Q ctrl=C state=active|revoked reason=R callbacks=N"
  *   release  write "QID" or "all"
@@ -118,7 +119,8 @@ static ssize_t reserve_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
 	char buf[160], ctrl[16], sq[8], cq[8], data[8], peer[32];
-	char mode[16] = "mediated", ops[8] = "rwf";
+	char mode[16] = "mediated", ops[8] = "rwf", ext[48] = "";
+	struct nvme_peer_extent extent;
 	struct nvme_peer_params p = { };
 	struct device *peer_dev = NULL;
 	struct npc_handle *h;
@@ -129,17 +131,25 @@ static ssize_t reserve_write(struct file *file, const char __user *ubuf,
 	ret = npc_get_line(buf, sizeof(buf), ubuf, count);
 	if (ret)
 		return ret;
-	if (sscanf(buf, "%15s %u %u %7s %7s %7s %lu %31s %15s %7s", ctrl,
+	if (sscanf(buf, "%15s %u %u %7s %7s %7s %lu %31s %15s %7s %47s", ctrl,
 		   &p.nsid, &p.depth, sq, cq, data, &size, peer, mode,
-		   ops) < 8)
+		   ops, ext) < 8)
 		return -EINVAL;
-	if (!strcmp(mode, "direct"))
-		p.mode = NVME_PEER_DIRECT;
-	else if (strcmp(mode, "mediated"))
+	if (!strcmp(mode, "direct")) {
+		p.mode = NVME_PEER_DIRECT;	/* no policy */
+	} else if (!strcmp(mode, "mediated")) {
+		ret = npc_ops(ops, &p.policy.opcodes);
+		if (ret)
+			return ret;
+	} else {
 		return -EINVAL;
-	ret = npc_ops(ops, &p.policy.opcodes);
-	if (ret)
-		return ret;
+	}
+	if (ext[0]) {
+		if (sscanf(ext, "%llu+%llu", &extent.slba, &extent.nlb) != 2)
+			return -EINVAL;
+		p.policy.extents = &extent;
+		p.policy.nr_extents = 1;
+	}
 	if (npc_placement(sq, &p.sq) || npc_placement(cq, &p.cq) ||
 	    npc_placement(data, &p.data))
 		return -EINVAL;

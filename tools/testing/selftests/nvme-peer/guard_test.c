@@ -525,6 +525,128 @@ TEST(dsm_ranges_are_checked)
 	close(fd);
 }
 
+/*
+ * The administrator's way: a policy written to peer/create is the one the
+ * queue enforces, for whoever attaches it.
+ */
+TEST(sysfs_policy_is_enforced)
+{
+	int qid = np_read_num(PEER "/first_qid") + 1, fd, k;
+	struct nvme_peer_attach a = { .size = sizeof(a), .qid = qid };
+	static const struct {
+		int opc;
+		__u64 slba;
+		int nlb;
+		__u16 want;
+	} cmds[] = {
+		{ 2, G + 512, 8, 0 },			/* read, in range */
+		{ 1, G + 520, 8, 0 },			/* write, allowed */
+		{ 2, G + 527, 1, 0 },			/* the last LBA */
+		{ 2, G + 528, 1, DNR | 0x80 },		/* one past it */
+		{ 2, G + 510, 4, DNR | 0x80 },		/* across the start */
+		{ 2, G + 512, 9, DNR | 0x02 },		/* over max_nlb */
+		{ 0, 0, 1, DNR | 0x01 },		/* flush: not allowed */
+	};
+	struct nvme_peer_info info;
+	char path[160], buf[4096];
+	void *sq, *cq, *db, *data;
+	struct npq q;
+
+	np_write(PEER "/delete", "%d", qid);
+	ASSERT_EQ(0, np_write(PEER "/create",
+			      "nsid=1 data=host data_size=8192 ops=write,read max_nlb=8 lba=%llu+8 lba=%llu+8 qid=%d uid=0",
+			      G + 520, G + 512, qid));
+	snprintf(path, sizeof(path), PEER "/q%d/policy", qid);
+	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "opcodes 0x6\nmax_nlb 8\nextents 1\nlba 328192+16\n"))
+		TH_LOG("policy:\n%s", buf);
+	/* a policy means nothing to a direct queue: refused */
+	EXPECT_EQ(-EINVAL, np_write(PEER "/create",
+				    "nsid=1 mode=direct ops=read qid=%d", qid + 1));
+	EXPECT_EQ(-EINVAL, np_write(PEER "/create", "nsid=1 lba=%llu+0 qid=%d",
+				    G, qid + 1));
+	EXPECT_EQ(-EINVAL, np_write(PEER "/create", "nsid=1 ops=read,format qid=%d",
+				    qid + 1));
+
+	fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, NVME_PEER_IOC_ATTACH, &a));
+	ASSERT_EQ(0, np_query(fd, &info));
+	sq = mmap(NULL, info.sq_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		  info.sq_off);
+	cq = mmap(NULL, info.cq_size, PROT_READ, MAP_SHARED, fd, info.cq_off);
+	db = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		  info.db_off);
+	data = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    info.data_off);
+	ASSERT_NE(MAP_FAILED, sq);
+	ASSERT_NE(MAP_FAILED, cq);
+	ASSERT_NE(MAP_FAILED, db);
+	ASSERT_NE(MAP_FAILED, data);
+	npq_init(&q, sq, cq, (char *)db + info.sq_db_in_page,
+		 (char *)db + info.cq_db_in_page, info.depth, info.qid);
+	for (k = 0; k < ARRAY_SIZE(cmds); k++) {
+		struct npq_sqe e;
+		struct npq_cqe c;
+		int st;
+
+		if (cmds[k].opc)
+			npq_sqe_rw(&e, cmds[k].opc, 1, cmds[k].slba,
+				   cmds[k].nlb, info.data_ctrl_addr,
+				   cmds[k].nlb > 8 ? info.data_ctrl_addr + 4096 : 0);
+		else
+			npq_sqe_flush(&e, 1);
+		ASSERT_LE(0, npq_enqueue(&q, &e));
+		npq_ring_sq(&q);
+		st = np_wait(&q, &c);
+		EXPECT_EQ(cmds[k].want, st) TH_LOG("command %d: status %#x", k, st);
+	}
+	munmap(sq, info.sq_size);
+	munmap(cq, info.cq_size);
+	munmap(db, 4096);
+	munmap(data, 8192);
+	close(fd);
+	np_write(PEER "/delete", "%d", qid);
+}
+
+/*
+ * A driver's way: np-client reserves through the in-kernel API with a
+ * policy of its own (Read only, 8 LBAs) and submits from the CPU.
+ */
+TEST(kernel_api_policy_is_enforced)
+{
+	char buf[512], *line;
+	long long code;
+	int qid = -1;
+
+	ASSERT_EQ(0, np_sys("modprobe np-client"));
+	np_write(NP_DBG_CLIENT "/release", "all");
+	ASSERT_EQ(0, np_write(NP_DBG_CLIENT "/reserve",
+			      "nvme0 1 64 %s %s %s 8192 cpu mediated r %llu+8",
+			      "host", "host", "host", G + 1024));
+	ASSERT_EQ(0, np_read(NP_DBG_CLIENT "/status", buf, sizeof(buf)));
+	line = strstr(buf, "qid=");
+	ASSERT_NE(NULL, line);
+	qid = atoi(line + 4);
+	EXPECT_EQ(0, np_write(NP_DBG_CLIENT "/io", "%d r %llu 8 0", qid, G + 1024));
+	EXPECT_EQ(-EIO, np_write(NP_DBG_CLIENT "/io", "%d r %llu 1 0", qid,
+				 G + 1032));
+	code = np_read_num(NP_DBG_CLIENT "/status_code");
+	EXPECT_EQ(DNR | 0x80, code);
+	EXPECT_EQ(-EIO, np_write(NP_DBG_CLIENT "/io", "%d w %llu 8 1", qid,
+				 G + 1024));
+	code = np_read_num(NP_DBG_CLIENT "/status_code");
+	EXPECT_EQ(DNR | 0x01, code);
+	snprintf(buf, sizeof(buf), PEER "/q%d/stats", qid);
+	EXPECT_EQ(0, np_sys("grep -q '^rejected 2$' %s", buf));
+	EXPECT_EQ(0, np_sys("grep -q '^forwarded 1$' %s", buf));
+	/* an empty LBA range is refused through the API as well */
+	EXPECT_EQ(-EINVAL, np_write(NP_DBG_CLIENT "/reserve",
+				    "nvme0 1 64 %s %s %s 8192 cpu mediated r %llu+0",
+				    "host", "host", "host", G));
+	np_write(NP_DBG_CLIENT "/release", "all");
+}
+
 /* The pid of the kernel thread "nvme-peer-med", or -1. */
 static int np_med_pid(void)
 {
