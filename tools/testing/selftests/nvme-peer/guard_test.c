@@ -130,11 +130,46 @@ static int np_query(int fd, struct nvme_peer_info *info)
 	return ioctl(fd, NVME_PEER_IOC_QUERY, info) ? -errno : 0;
 }
 
-FIXTURE(guard) {
-	int fd, qid;
+/* A reservation as its process sees it: the info and the four mappings. */
+struct np_gq {
 	struct nvme_peer_info info;
 	void *sq, *cq, *db, *data;
 	struct npq q;
+};
+
+/* Query what @fd reserved or attached and map it; 0 or -1. */
+static int np_gq_map(int fd, struct np_gq *g)
+{
+	struct nvme_peer_info *i = &g->info;
+
+	if (np_query(fd, i))
+		return -1;
+	g->sq = mmap(NULL, i->sq_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		     fd, i->sq_off);
+	g->cq = mmap(NULL, i->cq_size, PROT_READ, MAP_SHARED, fd, i->cq_off);
+	g->db = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		     i->db_off);
+	g->data = mmap(NULL, i->data_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       fd, i->data_off);
+	if (g->sq == MAP_FAILED || g->cq == MAP_FAILED ||
+	    g->db == MAP_FAILED || g->data == MAP_FAILED)
+		return -1;
+	npq_init(&g->q, g->sq, g->cq, (char *)g->db + i->sq_db_in_page,
+		 (char *)g->db + i->cq_db_in_page, i->depth, i->qid);
+	return 0;
+}
+
+static void np_gq_unmap(struct np_gq *g)
+{
+	munmap(g->sq, g->info.sq_size);
+	munmap(g->cq, g->info.cq_size);
+	munmap(g->db, 4096);
+	munmap(g->data, g->info.data_size);
+}
+
+FIXTURE(guard) {
+	int fd, qid;
+	struct np_gq g;
 	unsigned char *disk;	/* what the block device holds at G */
 	char dir[128];
 };
@@ -151,8 +186,6 @@ FIXTURE_SETUP(guard)
 		.mode = NVME_PEER_MODE_MEDIATED,	/* opcodes 0: Read only */
 		.nr_extents = ARRAY_SIZE(ext), .extents = (uintptr_t)ext,
 	};
-	struct nvme_peer_info *i = &self->info;
-
 	self->disk = np_aligned(192 * 512);
 	ASSERT_NE(NULL, self->disk);
 	np_fill(self->disk, 192 * 512, 0x6a7d);
@@ -163,31 +196,13 @@ FIXTURE_SETUP(guard)
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, ioctl(self->fd, NVME_PEER_IOC_RESERVE, &r));
 	self->qid = r.qid;
-	ASSERT_EQ(0, np_query(self->fd, i));
-	self->sq = mmap(NULL, i->sq_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-			self->fd, i->sq_off);
-	self->cq = mmap(NULL, i->cq_size, PROT_READ, MAP_SHARED, self->fd,
-			i->cq_off);
-	self->db = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
-			self->fd, i->db_off);
-	self->data = mmap(NULL, DATA_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
-			  self->fd, i->data_off);
-	ASSERT_NE(MAP_FAILED, self->sq);
-	ASSERT_NE(MAP_FAILED, self->cq);
-	ASSERT_NE(MAP_FAILED, self->db);
-	ASSERT_NE(MAP_FAILED, self->data);
-	npq_init(&self->q, self->sq, self->cq,
-		 (char *)self->db + i->sq_db_in_page,
-		 (char *)self->db + i->cq_db_in_page, i->depth, i->qid);
+	ASSERT_EQ(0, np_gq_map(self->fd, &self->g));
 	snprintf(self->dir, sizeof(self->dir), PEER "/q%d", self->qid);
 }
 
 FIXTURE_TEARDOWN(guard)
 {
-	munmap(self->sq, self->info.sq_size);
-	munmap(self->cq, self->info.cq_size);
-	munmap(self->db, 4096);
-	munmap(self->data, DATA_SIZE);
+	np_gq_unmap(&self->g);
 	close(self->fd);
 	free(self->disk);
 }
@@ -256,9 +271,9 @@ TEST_F(guard, policy_mode_and_guarantee_in_sysfs)
 {
 	char path[160], buf[4096];
 
-	EXPECT_EQ(NVME_PEER_MODE_MEDIATED, self->info.mode);
-	EXPECT_TRUE(self->info.flags & NVME_PEER_INFO_MEDIATED);
-	EXPECT_EQ(NVME_PEER_INFO_GUARANTEE_CPU, self->info.guarantee);
+	EXPECT_EQ(NVME_PEER_MODE_MEDIATED, self->g.info.mode);
+	EXPECT_TRUE(self->g.info.flags & NVME_PEER_INFO_MEDIATED);
+	EXPECT_EQ(NVME_PEER_INFO_GUARANTEE_CPU, self->g.info.guarantee);
 	snprintf(path, sizeof(path), "%s/mode", self->dir);
 	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
 	EXPECT_STREQ("mediated", buf);
@@ -345,11 +360,11 @@ TEST_F(guard, hostile_mix_one_by_one)
 		struct npq_cqe c;
 		int st;
 
-		memset(self->data, 0xee, DATA_SIZE);
-		np_build(g, self->info.data_ctrl_addr, &e, self->data);
-		ASSERT_LE(0, npq_enqueue(&self->q, &e));
-		npq_ring_sq(&self->q);
-		st = np_wait(&self->q, &c);
+		memset(self->g.data, 0xee, DATA_SIZE);
+		np_build(g, self->g.info.data_ctrl_addr, &e, self->g.data);
+		ASSERT_LE(0, npq_enqueue(&self->g.q, &e));
+		npq_ring_sq(&self->g.q);
+		st = np_wait(&self->g.q, &c);
 		EXPECT_EQ(g->want, st) TH_LOG("%s: status %#x, want %#x",
 					      g->name, st, g->want);
 		EXPECT_EQ(npq_sqe_cid(&e), npq_cqe_cid(&c));
@@ -358,7 +373,7 @@ TEST_F(guard, hostile_mix_one_by_one)
 			continue;
 		}
 		good++;
-		EXPECT_TRUE(np_data_ok(g, self->data, self->disk))
+		EXPECT_TRUE(np_data_ok(g, self->g.data, self->disk))
 			TH_LOG("%s: data differs from the block device",
 			       g->name);
 	}
@@ -369,7 +384,7 @@ TEST_F(guard, hostile_mix_one_by_one)
 	snprintf(path, sizeof(path), "%s/last_reject", self->dir);
 	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
 	snprintf(want, sizeof(want), "field status=0x2 opcode=0x2 cid=%u",
-		 (unsigned int)(self->q.next_cid - 1));
+		 (unsigned int)(self->g.q.next_cid - 1));
 	EXPECT_STREQ(want, buf);
 	np_print_trace(self->qid);
 	for (n = 0; n < ARRAY_SIZE(np_good_trace); n++)
@@ -384,30 +399,30 @@ TEST_F(guard, hostile_mix_in_one_batch)
 	long long fwd0 = np_stat(self->dir, "forwarded");
 
 	ASSERT_LT(ARRAY_SIZE(np_cmds), 64);
-	memset(self->data, 0xee, DATA_SIZE);
+	memset(self->g.data, 0xee, DATA_SIZE);
 	for (n = 0; n < ARRAY_SIZE(np_cmds); n++) {
 		struct npq_sqe e;
 
 		/* a valid read at a time: they share the data buffer */
 		if (!np_cmds[n].want && n != 0)
 			continue;
-		np_build(&np_cmds[n], self->info.data_ctrl_addr, &e,
-			 self->data);
-		k = npq_enqueue(&self->q, &e);
+		np_build(&np_cmds[n], self->g.info.data_ctrl_addr, &e,
+			 self->g.data);
+		k = npq_enqueue(&self->g.q, &e);
 		ASSERT_LE(0, k);
 		want[k % 64] = np_cmds[n].want;
 		good += !np_cmds[n].want;
 		seen++;
 	}
-	npq_ring_sq(&self->q);
+	npq_ring_sq(&self->g.q);
 	for (n = 0; n < seen; n++) {
 		struct npq_cqe c;
-		int st = np_wait(&self->q, &c);
+		int st = np_wait(&self->g.q, &c);
 
 		ASSERT_LE(0, st);
 		EXPECT_EQ(want[npq_cqe_cid(&c) % 64], st);
 	}
-	EXPECT_TRUE(np_data_ok(&np_cmds[0], self->data, self->disk));
+	EXPECT_TRUE(np_data_ok(&np_cmds[0], self->g.data, self->disk));
 	EXPECT_EQ(fwd0 + good, np_stat(self->dir, "forwarded"));
 	np_print_trace(self->qid);
 }
@@ -415,22 +430,22 @@ TEST_F(guard, hostile_mix_in_one_batch)
 /* A tail or head outside the queue is counted and ignored, not obeyed. */
 TEST_F(guard, bad_doorbells_are_counted_and_ignored)
 {
-	__u32 *sq_db = (__u32 *)((char *)self->db + self->info.sq_db_in_page);
+	__u32 *sq_db = (__u32 *)((char *)self->g.db + self->g.info.sq_db_in_page);
 	long long fwd0 = np_stat(self->dir, "forwarded");
 	struct npq_sqe e;
 	struct npq_cqe c;
 
-	memset(self->data, 0xee, DATA_SIZE);
+	memset(self->g.data, 0xee, DATA_SIZE);
 	*sq_db = 64 + 5;
 	usleep(200000);
 	EXPECT_EQ(1, np_stat(self->dir, "bad_doorbells"));
 	EXPECT_EQ(fwd0, np_stat(self->dir, "forwarded"));
 	*sq_db = 0;	/* back to what it was */
-	np_build(&np_cmds[0], self->info.data_ctrl_addr, &e, self->data);
-	ASSERT_LE(0, npq_enqueue(&self->q, &e));
-	npq_ring_sq(&self->q);
-	EXPECT_EQ(0, np_wait(&self->q, &c));
-	EXPECT_TRUE(np_data_ok(&np_cmds[0], self->data, self->disk));
+	np_build(&np_cmds[0], self->g.info.data_ctrl_addr, &e, self->g.data);
+	ASSERT_LE(0, npq_enqueue(&self->g.q, &e));
+	npq_ring_sq(&self->g.q);
+	EXPECT_EQ(0, np_wait(&self->g.q, &c));
+	EXPECT_TRUE(np_data_ok(&np_cmds[0], self->g.data, self->disk));
 	EXPECT_EQ(fwd0 + 1, np_stat(self->dir, "forwarded"));
 }
 
@@ -466,37 +481,22 @@ TEST(dsm_ranges_are_checked)
 		{ "list past the data buffer", { G + 264 }, { 8 }, 1, 8192,
 		  DNR | 0x04 },
 	};
-	struct nvme_peer_info info;
-	void *sq, *cq, *db, *data;
-	struct npq q;
 	int fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC), i, k;
+	struct np_gq g;
 
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ioctl(fd, NVME_PEER_IOC_RESERVE, &r));
-	ASSERT_EQ(0, np_query(fd, &info));
-	sq = mmap(NULL, info.sq_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		  info.sq_off);
-	cq = mmap(NULL, info.cq_size, PROT_READ, MAP_SHARED, fd, info.cq_off);
-	db = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		  info.db_off);
-	data = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		    info.data_off);
-	ASSERT_NE(MAP_FAILED, sq);
-	ASSERT_NE(MAP_FAILED, cq);
-	ASSERT_NE(MAP_FAILED, db);
-	ASSERT_NE(MAP_FAILED, data);
-	npq_init(&q, sq, cq, (char *)db + info.sq_db_in_page,
-		 (char *)db + info.cq_db_in_page, info.depth, info.qid);
+	ASSERT_EQ(0, np_gq_map(fd, &g));
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		__u32 *range;
 		struct npq_sqe e;
 		struct npq_cqe c;
-		__u64 list = info.data_ctrl_addr + cases[i].off;
+		__u64 list = g.info.data_ctrl_addr + cases[i].off;
 		int st;
 
-		memset(data, 0, 8192);
+		memset(g.data, 0, 8192);
 		for (k = 0; k < cases[i].nr && cases[i].off < 8192; k++) {
-			range = (__u32 *)((char *)data + cases[i].off + 16 * k);
+			range = (__u32 *)((char *)g.data + cases[i].off + 16 * k);
 			range[0] = 0;
 			range[1] = cases[i].nlb[k];
 			memcpy(&range[2], &cases[i].slba[k], 8);
@@ -506,9 +506,9 @@ TEST(dsm_ranges_are_checked)
 			e.dw[8] = (__u32)((list | 4095) + 1);
 			e.dw[9] = (__u32)(((list | 4095) + 1) >> 32);
 		}
-		ASSERT_LE(0, npq_enqueue(&q, &e));
-		npq_ring_sq(&q);
-		st = np_wait(&q, &c);
+		ASSERT_LE(0, npq_enqueue(&g.q, &e));
+		npq_ring_sq(&g.q);
+		st = np_wait(&g.q, &c);
 		EXPECT_EQ(cases[i].want, st) TH_LOG("%s: status %#x",
 						    cases[i].name, st);
 	}
@@ -518,10 +518,7 @@ TEST(dsm_ranges_are_checked)
 	       G + 316, G + 316);
 	printf("# np-trace-present: pci_nvme_dsm_deallocate .*slba (%llu|0x%llx) nlb\n",
 	       G + 264, G + 264);
-	munmap(sq, info.sq_size);
-	munmap(cq, info.cq_size);
-	munmap(db, 4096);
-	munmap(data, 8192);
+	np_gq_unmap(&g);
 	close(fd);
 }
 
@@ -547,10 +544,8 @@ TEST(sysfs_policy_is_enforced)
 		{ 2, G + 512, 9, DNR | 0x02 },		/* over max_nlb */
 		{ 0, 0, 1, DNR | 0x01 },		/* flush: not allowed */
 	};
-	struct nvme_peer_info info;
 	char path[160], buf[4096];
-	void *sq, *cq, *db, *data;
-	struct npq q;
+	struct np_gq g;
 
 	np_write(PEER "/delete", "%d", qid);
 	ASSERT_EQ(0, np_write(PEER "/create",
@@ -571,20 +566,7 @@ TEST(sysfs_policy_is_enforced)
 	fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ioctl(fd, NVME_PEER_IOC_ATTACH, &a));
-	ASSERT_EQ(0, np_query(fd, &info));
-	sq = mmap(NULL, info.sq_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		  info.sq_off);
-	cq = mmap(NULL, info.cq_size, PROT_READ, MAP_SHARED, fd, info.cq_off);
-	db = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		  info.db_off);
-	data = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		    info.data_off);
-	ASSERT_NE(MAP_FAILED, sq);
-	ASSERT_NE(MAP_FAILED, cq);
-	ASSERT_NE(MAP_FAILED, db);
-	ASSERT_NE(MAP_FAILED, data);
-	npq_init(&q, sq, cq, (char *)db + info.sq_db_in_page,
-		 (char *)db + info.cq_db_in_page, info.depth, info.qid);
+	ASSERT_EQ(0, np_gq_map(fd, &g));
 	for (k = 0; k < ARRAY_SIZE(cmds); k++) {
 		struct npq_sqe e;
 		struct npq_cqe c;
@@ -592,19 +574,17 @@ TEST(sysfs_policy_is_enforced)
 
 		if (cmds[k].opc)
 			npq_sqe_rw(&e, cmds[k].opc, 1, cmds[k].slba,
-				   cmds[k].nlb, info.data_ctrl_addr,
-				   cmds[k].nlb > 8 ? info.data_ctrl_addr + 4096 : 0);
+				   cmds[k].nlb, g.info.data_ctrl_addr,
+				   cmds[k].nlb > 8 ?
+				   g.info.data_ctrl_addr + 4096 : 0);
 		else
 			npq_sqe_flush(&e, 1);
-		ASSERT_LE(0, npq_enqueue(&q, &e));
-		npq_ring_sq(&q);
-		st = np_wait(&q, &c);
+		ASSERT_LE(0, npq_enqueue(&g.q, &e));
+		npq_ring_sq(&g.q);
+		st = np_wait(&g.q, &c);
 		EXPECT_EQ(cmds[k].want, st) TH_LOG("command %d: status %#x", k, st);
 	}
-	munmap(sq, info.sq_size);
-	munmap(cq, info.cq_size);
-	munmap(db, 4096);
-	munmap(data, 8192);
+	np_gq_unmap(&g);
 	close(fd);
 	np_write(PEER "/delete", "%d", qid);
 }
