@@ -79,8 +79,10 @@ enum nvme_peer_mode {
  * @NVME_PEER_GUARANTEE_IOMMU_SWITCH: the peer's DMA is translated by an
  *	IOMMU, but it shares a PCIe switch with the controller and no ACS
  *	redirect sends its peer-to-peer writes up to the IOMMU: real hardware
- *	routes them below the switch, to the controller's BARs.  Treat as
- *	%NVME_PEER_GUARANTEE_NONE against a malicious device.
+ *	routes them below the switch, to the controller's BARs; or it is in
+ *	the controller's IOMMU group and so shares its DMA mappings, the
+ *	hardware SQ's included.  Treat as %NVME_PEER_GUARANTEE_NONE against a
+ *	malicious device.
  * @NVME_PEER_GUARANTEE_IOMMU: the peer's DMA is translated by an IOMMU on
  *	every path: it reaches only what was mapped for it (the shadow queues,
  *	the shadow doorbells and the data buffer), never the hardware queues

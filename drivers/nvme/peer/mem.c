@@ -259,22 +259,39 @@ found:
 	return true;
 }
 
+/* Whether @a and @b share an IOMMU group, and so every DMA mapping. */
+static bool np_same_iommu_group(struct pci_dev *a, struct pci_dev *b)
+{
+	struct iommu_group *ga = iommu_group_get(&a->dev);
+	struct iommu_group *gb = iommu_group_get(&b->dev);
+	bool same = ga && ga == gb;
+
+	iommu_group_put(ga);
+	iommu_group_put(gb);
+	return same;
+}
+
 /**
  * np_guarantee() - what confines the peer of a reservation if it is hostile
  * @q: the reservation
  *
  * Return: see &enum nvme_peer_guarantee.  Direct mode never confines a
  * hostile peer: it writes commands the controller executes as they are.
+ * A peer in the controller's IOMMU group shares its DMA mappings, the
+ * hardware SQ's included, so it gets at most IOMMU_SWITCH.
  */
 enum nvme_peer_guarantee np_guarantee(struct nvme_peer_queue *q)
 {
+	struct pci_dev *ctrl = q->pctrl->info.pdev;
+
 	if (!np_mediated(q))
 		return NVME_PEER_GUARANTEE_NONE;
 	if (!q->peer)
 		return NVME_PEER_GUARANTEE_CPU;
 	if (!device_iommu_mapped(&q->peer->dev))
 		return NVME_PEER_GUARANTEE_NONE;
-	if (np_p2p_below_iommu(q->peer, q->pctrl->info.pdev))
+	if (np_p2p_below_iommu(q->peer, ctrl) ||
+	    np_same_iommu_group(q->peer, ctrl))
 		return NVME_PEER_GUARANTEE_IOMMU_SWITCH;
 	return NVME_PEER_GUARANTEE_IOMMU;
 }

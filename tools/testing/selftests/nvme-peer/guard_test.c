@@ -757,9 +757,23 @@ static int np_dmesg_has(const char *what)
  * own shadow doorbell but its write to the hardware doorbell faults and the
  * controller never sees it.
  */
+/* Reserve @qid for @peer; its guarantee in @buf. */
+static int np_peer_queue(int qid, const char *peer, char *buf, size_t len)
+{
+	char path[160];
+
+	np_write(PEER "/delete", "%d", qid);
+	if (np_write(PEER "/create", "nsid=1 sq=host cq=host peer=%s qid=%d",
+		     peer, qid))
+		return -1;
+	snprintf(path, sizeof(path), PEER "/q%d/guarantee", qid);
+	return np_read(path, buf, len);
+}
+
 TEST(hostile_device_and_the_hardware_doorbell)
 {
 	const char *edu = np_edu_pci(), *nvme = np_nvme_pci(0);
+	const char *edu2 = np_find_pci(0x1234, 0x11e8, 1);
 	int iommu = !strcmp(np_topology(), "iommu");
 	int first = np_read_num(PEER "/first_qid");
 	int qid = first + np_read_num(PEER "/nr_qids") - 1;
@@ -770,12 +784,18 @@ TEST(hostile_device_and_the_hardware_doorbell)
 	ASSERT_NE(NULL, nvme);
 	if (!strcmp(np_topology(), "rootports"))
 		SKIP(return, "no peer-to-peer path across root ports");
+	if (iommu) {
+		/*
+		 * The second edu, on a root port of its own: nothing turns
+		 * its writes around below the IOMMU and it shares no IOMMU
+		 * group with the controller, so the IOMMU confines it.
+		 */
+		ASSERT_NE(NULL, edu2);
+		ASSERT_EQ(0, np_peer_queue(qid, edu2, buf, sizeof(buf)));
+		EXPECT_STREQ("iommu", buf);
+	}
 	/* qid: the last one, which no other test in this boot rings */
-	np_write(PEER "/delete", "%d", qid);
-	ASSERT_EQ(0, np_write(PEER "/create", "nsid=1 sq=host cq=host peer=%s qid=%d",
-			      edu, qid));
-	snprintf(path, sizeof(path), PEER "/q%d/guarantee", qid);
-	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
+	ASSERT_EQ(0, np_peer_queue(qid, edu, buf, sizeof(buf)));
 	EXPECT_STREQ(iommu ? "iommu-switch" : "none", buf);
 	snprintf(path, sizeof(path), PEER "/q%d/sq_addr", qid);
 	sq = np_read_num(path);
@@ -785,20 +805,23 @@ TEST(hostile_device_and_the_hardware_doorbell)
 	ASSERT_NE(0, sq);
 	ASSERT_NE(0, sdb);
 	ASSERT_LT(0x1000, hdb);
-	if (!iommu) {
-		np_write(PEER "/delete", "%d", qid);
-		return;
+	if (iommu) {
+		np_sys("dmesg -c > /dev/null");
+		/* its own shadow doorbell: allowed, no fault */
+		EXPECT_EQ(0, np_write(NP_DBG_ACCEL "/dma", "%llx %llx 4", sq,
+				      sdb));
+		EXPECT_FALSE(np_dmesg_has("DMA Write"));
+		/* the hardware doorbell: the IOMMU stops it */
+		EXPECT_EQ(0, np_write(NP_DBG_ACCEL "/dma", "%llx %llx 4", sq,
+				      hdb));
+		usleep(100000);
+		snprintf(buf, sizeof(buf), "fault addr 0x%llx",
+			 hdb & ~0xfffULL);
+		EXPECT_TRUE(np_dmesg_has(buf))
+			TH_LOG("no DMAR fault for %#llx", hdb);
+		printf("# np-trace-absent: pci_nvme_mmio_doorbell_sq sqid %d new_tail\n",
+		       qid);
 	}
-	np_sys("dmesg -c > /dev/null");
-	/* its own shadow doorbell: allowed, no fault */
-	EXPECT_EQ(0, np_write(NP_DBG_ACCEL "/dma", "%llx %llx 4", sq, sdb));
-	EXPECT_FALSE(np_dmesg_has("DMA Write"));
-	/* the hardware doorbell: the IOMMU stops it */
-	EXPECT_EQ(0, np_write(NP_DBG_ACCEL "/dma", "%llx %llx 4", sq, hdb));
-	usleep(100000);
-	snprintf(buf, sizeof(buf), "fault addr 0x%llx", hdb & ~0xfffULL);
-	EXPECT_TRUE(np_dmesg_has(buf)) TH_LOG("no DMAR fault for %#llx", hdb);
-	printf("# np-trace-absent: pci_nvme_mmio_doorbell_sq sqid %d new_tail\n", qid);
 	np_write(PEER "/delete", "%d", qid);
 }
 

@@ -96,39 +96,44 @@ static inline const char *np_topology(void)
 	return topo;
 }
 
-/* The PCI address of the first device with @vendor:@device, or NULL. */
+/*
+ * The PCI address of the @nth (from 0) device with @vendor:@device in
+ * address order, or NULL.
+ */
 static inline const char *np_find_pci(unsigned int vendor, unsigned int device,
 				      int nth)
 {
 	static char found[4][64];
 	static int slot;
 	char path[300], buf[32];
-	struct dirent *d;
-	DIR *dir = opendir("/sys/bus/pci/devices");
+	struct dirent **names;
 	char *ret = NULL;
+	int i, n = scandir("/sys/bus/pci/devices", &names, NULL, alphasort);
 
-	if (!dir)
-		return NULL;
-	while ((d = readdir(dir))) {
-		if (d->d_name[0] == '.')
+	for (i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+
+		if (ret || name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor",
-			 d->d_name);
+			 name);
 		if (np_read(path, buf, sizeof(buf)) ||
 		    strtoul(buf, NULL, 0) != vendor)
 			continue;
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device",
-			 d->d_name);
+			 name);
 		if (np_read(path, buf, sizeof(buf)) ||
 		    strtoul(buf, NULL, 0) != device)
 			continue;
 		if (nth--)
 			continue;
 		ret = found[slot++ % 4];
-		snprintf(ret, 64, "%.63s", d->d_name);
-		break;
+		snprintf(ret, 64, "%.63s", name);
 	}
-	closedir(dir);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	if (n >= 0)
+		free(names);
 	return ret;
 }
 
