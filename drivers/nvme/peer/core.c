@@ -247,7 +247,8 @@ static void np_free_work(struct work_struct *work)
  * (no peer-to-peer path), -ENOMEM, -EIO (the controller failed a command),
  * -EPERM (direct mode without nvme_peer.allow_direct=1, or asked by a
  * process without CAP_SYS_RAWIO), -EINVAL for a policy that does not fit
- * the namespace.
+ * the namespace, -EOPNOTSUPP for mediated mode on a namespace whose format
+ * has metadata.
  */
 struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 				   const struct nvme_peer_params *p,
@@ -280,6 +281,15 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 	if (!ns) {
 		ret = -ENODEV;
 		goto out_unlock;
+	}
+	/*
+	 * With metadata the controller moves bytes the guard does not count:
+	 * LBAs longer than their data (extended formats) or a metadata
+	 * buffer at MPTR.  Mediated mode cannot confine either.
+	 */
+	if (p->mode == NVME_PEER_MEDIATED && ns->ms) {
+		ret = -EOPNOTSUPP;
+		goto out_put_ns;
 	}
 
 	ret = -ENOMEM;
@@ -883,11 +893,14 @@ EXPORT_SYMBOL_GPL(nvme_peer_ctrl_put);
  *
  * Context: process context; sleeps.
  * Return: the reservation (release it with nvme_peer_release()) or an
- * ERR_PTR: -EINVAL for bad parameters, -EOPNOTSUPP for a placement the
- * controller does not support, -ENODEV for a namespace that does not exist
- * or a controller being removed, -EAGAIN while the controller resets,
- * -ENOSPC when every reserved qid is held, -EXDEV when the topology cannot
- * do peer-to-peer, -ENOMEM, -EIO when the controller failed a command.
+ * ERR_PTR: -EINVAL for bad parameters or a policy that does not fit the
+ * namespace, -EOPNOTSUPP for a placement the controller does not support
+ * or mediated mode on a namespace with metadata, -EPERM for direct mode
+ * without nvme_peer.allow_direct=1, -ENODEV for a namespace that does not
+ * exist or a controller being removed, -EAGAIN while the controller
+ * resets, -ENOSPC when every reserved qid is held, -EXDEV when the
+ * topology cannot do peer-to-peer, -ENOMEM, -EIO when the controller
+ * failed a command.
  */
 struct nvme_peer_queue *nvme_peer_reserve(struct nvme_peer_ctrl *pctrl,
 					  const struct nvme_peer_params *p)

@@ -42,4 +42,27 @@ TEST(controllers_are_independent)
 	EXPECT_EQ(0, np_write(path, "3"));
 }
 
+/*
+ * The second controller's namespace 2 has 8 bytes of metadata per LBA in a
+ * separate buffer: the controller would move them to MPTR, which mediated
+ * mode cannot confine, so only a direct queue may use that namespace.
+ */
+TEST(mediated_refuses_a_namespace_with_metadata)
+{
+	const char *p1 = np_nvme_pci(1);
+	char path[256];
+
+	ASSERT_NE(NULL, p1);
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/peer/create",
+		 np_ctrl_of(p1));
+	EXPECT_EQ(-EOPNOTSUPP, np_write(path, "nsid=2 qid=4"));
+	EXPECT_EQ(-EOPNOTSUPP, np_write(path, "nsid=2 mode=mediated qid=4"));
+	EXPECT_EQ(0, np_write(path, "nsid=1 qid=4"));
+	EXPECT_EQ(0, np_write(path, "nsid=2 mode=direct qid=5"));
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/peer/delete",
+		 np_ctrl_of(p1));
+	EXPECT_EQ(0, np_write(path, "4"));
+	EXPECT_EQ(0, np_write(path, "5"));
+}
+
 TEST_HARNESS_MAIN
