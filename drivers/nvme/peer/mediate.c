@@ -33,6 +33,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
 #include <linux/kthread.h>
+#include <linux/lockdep.h>
 #include <linux/moduleparam.h>
 #include <linux/nvme.h>
 #include <linux/pci.h>
@@ -478,11 +479,15 @@ static unsigned int np_med_poll(struct np_med *m)
 {
 	struct nvme_peer_queue *q = m->q;
 	u32 batch = max(READ_ONCE(mediate_batch), 1U);
-	u32 room = np_med_cq_room(m), tail, fwd = 0;
-	unsigned int done = np_med_reap(m, &room);
+	u32 room, tail, fwd = 0;
+	unsigned int done;
 	struct nvme_command c;
 	enum np_guard_verdict v;
 	u16 slot;
+
+	lockdep_assert_held(&np_med_lock);	/* np_med_stop() waits on it */
+	room = np_med_cq_room(m);
+	done = np_med_reap(m, &room);
 
 	tail = np_med_sdb_read(m, NP_SDB_SQ);
 	if (tail >= m->depth) {
