@@ -766,7 +766,8 @@ TEST_F(guard, idle_poller_backs_off)
 	TH_LOG("idle queue, mediate_idle_max_us=200000: %lld wake-ups, %lld ticks of CPU in 3 s",
 	       w1 - w0, t1 - t0);
 	EXPECT_LE(w1 - w0, 3000000 / 200000 * 3 / 2 + 5);
-	EXPECT_LE(t1 - t0, 1);
+	/* tick-sampled: allow a few on a slow machine; spinning is 300 */
+	EXPECT_LE(t1 - t0, 5);
 }
 
 /* No mediated queue at all: the poller does not run, not even once. */
