@@ -31,6 +31,8 @@
 static_assert(sizeof(struct nvme_peer_lba_range) ==
 	      sizeof(struct nvme_peer_extent));
 static_assert(NVME_PEER_OPS_ALL == NVME_PEER_OP_ALL);
+static_assert(NVME_PEER_MODE_MEDIATED == NVME_PEER_MEDIATED);
+static_assert(NVME_PEER_MODE_DIRECT == NVME_PEER_DIRECT);
 static_assert(NVME_PEER_INFO_GUARANTEE_NONE == NVME_PEER_GUARANTEE_NONE);
 static_assert(NVME_PEER_INFO_GUARANTEE_IOMMU_SWITCH ==
 	      NVME_PEER_GUARANTEE_IOMMU_SWITCH);
@@ -179,11 +181,7 @@ static int np_ioc_reserve(struct np_file *f, void __user *uarg)
 		return ret;
 	if (usize < offsetofend(struct nvme_peer_reserve, data) ||
 	    r.flags & ~NVME_PEER_RESERVE_PEER || r.rsvd || r.rsvd2 ||
-	    r.mode > NVME_PEER_MODE_DIRECT ||
-	    r.opcodes & ~NVME_PEER_OPS_ALL ||
 	    r.nr_extents > NVME_PEER_MAX_EXTENTS || r.rsvd3 || r.rsvd4 ||
-	    (r.mode == NVME_PEER_MODE_DIRECT &&
-	     (r.opcodes || r.max_nlb || r.nr_extents)) ||
 	    r.qid > U16_MAX || r.sq >= ARRAY_SIZE(np_uapi_place) ||
 	    r.cq >= ARRAY_SIZE(np_uapi_place) ||
 	    r.data >= ARRAY_SIZE(np_uapi_place) ||
@@ -202,8 +200,7 @@ static int np_ioc_reserve(struct np_file *f, void __user *uarg)
 	p.data_size = r.data_size;
 	p.revoke = np_file_revoke;
 	p.priv = f;
-	p.mode = r.mode == NVME_PEER_MODE_DIRECT ? NVME_PEER_DIRECT :
-						   NVME_PEER_MEDIATED;
+	p.mode = r.mode;	/* np_validate_params() checks it and the policy */
 	p.policy.opcodes = r.opcodes;
 	p.policy.max_nlb = r.max_nlb;
 	if (r.nr_extents) {
@@ -349,8 +346,7 @@ static int np_ioc_query(struct np_file *f, void __user *uarg)
 						    db);
 		info.cq_db_in_page = info.sq_db_in_page + stride;
 	}
-	info.mode = a.mode == NVME_PEER_DIRECT ? NVME_PEER_MODE_DIRECT :
-						 NVME_PEER_MODE_MEDIATED;
+	info.mode = a.mode;
 	info.guarantee = a.guarantee;
 	/* needed to fill PRPs: whoever drives a raw queue can DMA anyway */
 	info.data_ctrl_addr = a.data_ctrl_dma;

@@ -921,7 +921,6 @@ EXPORT_SYMBOL_GPL(nvme_peer_reserve);
  */
 int nvme_peer_query(struct nvme_peer_queue *q, struct nvme_peer_addrs *addrs)
 {
-	const struct nvme_pci_peer_info *info = &q->pctrl->info;
 	enum nvme_peer_reason reason;
 	enum np_qstate state;
 
@@ -942,13 +941,14 @@ int nvme_peer_query(struct nvme_peer_queue *q, struct nvme_peer_addrs *addrs)
 		addrs->sq = q->sq.vaddr;
 		addrs->cq = q->cq.vaddr;
 		addrs->data = q->data.vaddr;
-		addrs->sq_db = info->dbs + 2 * q->qid * info->db_stride;
-		addrs->cq_db = addrs->sq_db + info->db_stride;
-	}
-	if (q->sdb.vaddr) {
-		/* shadow doorbells: words in memory */
-		addrs->sq_db = (u32 __force __iomem *)q->sdb.vaddr;
-		addrs->cq_db = addrs->sq_db + 1;
+		if (np_mediated(q)) {
+			/* shadow doorbells: words in memory */
+			addrs->sq_db = (u32 __force __iomem *)q->sdb.vaddr;
+			addrs->cq_db = addrs->sq_db + 1;
+		} else {
+			addrs->sq_db = np_hw_db(q, false);
+			addrs->cq_db = np_hw_db(q, true);
+		}
 	}
 	addrs->mode = q->params.mode;
 	addrs->guarantee = q->guarantee;

@@ -160,22 +160,18 @@ static int np_med_policy(struct nvme_peer_queue *q, struct np_med *m,
 		m->extents[0].slba = 0;
 		m->extents[0].nlb = q->ns_size;
 	}
+	/* empty or wrapping ranges are np_*_prepare()'s to refuse */
 	for (i = 0; i < pol->nr_extents; i++) {
 		const struct nvme_peer_extent *e = &pol->extents[i];
 
-		if (!e->nlb || e->slba >= q->ns_size ||
-		    e->nlb > q->ns_size - e->slba)
+		if (e->slba >= q->ns_size || e->nlb > q->ns_size - e->slba)
 			return -EINVAL;
 		m->extents[i].slba = e->slba;
 		m->extents[i].nlb = e->nlb;
 	}
 	for (i = 0; i < pol->nr_windows; i++) {
-		const struct nvme_peer_window *w = &pol->windows[i];
-
-		if (!w->len || w->addr + w->len < w->addr)
-			return -EINVAL;
-		m->windows[i].addr = w->addr;
-		m->windows[i].len = w->len;
+		m->windows[i].addr = pol->windows[i].addr;
+		m->windows[i].len = pol->windows[i].len;
 	}
 	if (q->data.size) {
 		m->windows[i].addr = q->data.ctrl_dma;
@@ -187,7 +183,6 @@ static int np_med_policy(struct nvme_peer_queue *q, struct np_med *m,
 	p->ns_size = q->ns_size;
 	p->opcodes[0] = pol->opcodes ? pol->opcodes : NVME_PEER_OP_READ;
 	p->max_nlb = pol->max_nlb ? pol->max_nlb : limit;
-	p->flags = 0;
 	if (np_policy_prepare(m->extents, &nr_ext) ||
 	    np_windows_prepare(m->windows, &nr_win))
 		return -EINVAL;
@@ -230,7 +225,7 @@ int np_med_alloc(struct nvme_peer_queue *q)
 {
 	u32 depth = q->params.depth;
 	struct np_med *m;
-	int ret, i;
+	int ret;
 
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m)
@@ -248,10 +243,7 @@ int np_med_alloc(struct nvme_peer_queue *q)
 	m->slots = kcalloc(depth, sizeof(*m->slots), GFP_KERNEL);
 	m->free = kcalloc(depth, sizeof(*m->free), GFP_KERNEL);
 	if (!m->slots || !m->free)
-		return -ENOMEM;
-	for (i = 0; i < depth; i++)
-		m->free[i] = depth - 1 - i;
-	m->nr_free = depth - 1;		/* a full queue holds depth - 1 */
+		return -ENOMEM;		/* np_med_start() fills them */
 
 	ret = np_med_coherent(q, &q->hsq, depth * sizeof(struct nvme_command));
 	if (!ret)
@@ -294,30 +286,30 @@ void np_med_free(struct nvme_peer_queue *q)
 
 /* ---- the thread's work -------------------------------------------------- */
 
-static u32 __iomem *np_med_hw_db(struct np_med *m, bool cq)
+/*
+ * The peer's shadow doorbell word at @off, or -1 when it points outside the
+ * queue: counted in bad_doorbells once per value (@last_bad) and ignored.
+ */
+static int np_med_doorbell(struct np_med *m, unsigned int off, u32 *last_bad)
 {
-	const struct nvme_pci_peer_info *info = &m->q->pctrl->info;
+	u32 v = le32_to_cpu(READ_ONCE(*(__le32 *)(m->q->sdb.vaddr + off)));
 
-	return info->dbs + (2 * m->q->qid + cq) * info->db_stride;
-}
-
-static u32 np_med_sdb_read(struct np_med *m, unsigned int off)
-{
-	return le32_to_cpu(READ_ONCE(*(__le32 *)(m->q->sdb.vaddr + off)));
+	if (v < m->depth)
+		return v;
+	if (v != *last_bad) {
+		*last_bad = v;
+		WRITE_ONCE(m->bad_doorbells, m->bad_doorbells + 1);
+	}
+	return -1;
 }
 
 /* Free entries in the shadow CQ, given the peer's head; 0 if it is bad. */
 static u32 np_med_cq_room(struct np_med *m)
 {
-	u32 head = np_med_sdb_read(m, NP_SDB_CQ);
+	int head = np_med_doorbell(m, NP_SDB_CQ, &m->bad_cq_head);
 
-	if (head >= m->depth) {
-		if (head != m->bad_cq_head) {
-			m->bad_cq_head = head;
-			WRITE_ONCE(m->bad_doorbells, m->bad_doorbells + 1);
-		}
+	if (head < 0)
 		return 0;
-	}
 	return (head + m->depth - m->scq_tail - 1) % m->depth;
 }
 
@@ -468,7 +460,7 @@ static unsigned int np_med_reap(struct np_med *m, u32 *room)
 		n++;
 	}
 	if (n) {
-		writel(m->hcq_head, np_med_hw_db(m, true));
+		writel(m->hcq_head, np_hw_db(m->q, true));
 		WRITE_ONCE(m->completed, m->completed + n);
 	}
 	return n;
@@ -479,8 +471,9 @@ static unsigned int np_med_poll(struct np_med *m)
 {
 	struct nvme_peer_queue *q = m->q;
 	u32 batch = max(READ_ONCE(mediate_batch), 1U);
-	u32 room, tail, fwd = 0;
+	u32 room, fwd = 0;
 	unsigned int done;
+	int tail;
 	struct nvme_command c;
 	enum np_guard_verdict v;
 	u16 slot;
@@ -489,14 +482,9 @@ static unsigned int np_med_poll(struct np_med *m)
 	room = np_med_cq_room(m);
 	done = np_med_reap(m, &room);
 
-	tail = np_med_sdb_read(m, NP_SDB_SQ);
-	if (tail >= m->depth) {
-		if (tail != m->bad_sq_tail) {
-			m->bad_sq_tail = tail;
-			WRITE_ONCE(m->bad_doorbells, m->bad_doorbells + 1);
-		}
+	tail = np_med_doorbell(m, NP_SDB_SQ, &m->bad_sq_tail);
+	if (tail < 0)
 		return done;
-	}
 	rmb();	/* the entries after the tail that announced them */
 	while (m->ssq_head != tail && done < batch && room && m->nr_free) {
 		memcpy(&c, (struct nvme_command *)q->sq.vaddr + m->ssq_head,
@@ -523,7 +511,7 @@ static unsigned int np_med_poll(struct np_med *m)
 		/* its completion needs room too, but may wait in the hw CQ */
 	}
 	if (fwd) {
-		writel(m->hsq_tail, np_med_hw_db(m, false));	/* orders the SQEs */
+		writel(m->hsq_tail, np_hw_db(q, false));	/* orders the SQEs */
 		WRITE_ONCE(m->forwarded, m->forwarded + fwd);
 	}
 	return done;
@@ -614,7 +602,7 @@ void np_med_start(struct nvme_peer_queue *q)
 			m->slots[i].busy = false;
 			m->free[i] = m->depth - 1 - i;
 		}
-		m->nr_free = m->depth - 1;
+		m->nr_free = m->depth - 1;	/* a full queue holds depth - 1 */
 		m->running = true;
 		list_add_tail(&m->node, &np_med_list);
 	}

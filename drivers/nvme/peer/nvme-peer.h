@@ -152,6 +152,14 @@ static inline bool np_mediated(const struct nvme_peer_queue *q)
 	return q->params.mode == NVME_PEER_MEDIATED;
 }
 
+/* The kernel's mapping of @q's hardware SQ tail (@cq: CQ head) doorbell. */
+static inline u32 __iomem *np_hw_db(const struct nvme_peer_queue *q, bool cq)
+{
+	const struct nvme_pci_peer_info *info = &q->pctrl->info;
+
+	return info->dbs + (2 * q->qid + cq) * info->db_stride;
+}
+
 /* lib.c: pure logic, KUnit-tested */
 int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify);
 const char *np_qstate_name(enum np_qstate state);
