@@ -13,6 +13,7 @@
 
 #include <linux/bits.h>
 #include <linux/types.h>
+#include <uapi/linux/nvme_peer.h>
 
 struct nvme_ctrl;
 struct pci_dev;
@@ -44,6 +45,12 @@ enum nvme_peer_placement {
  *	recovery, suspend, shutdown)
  * @NVME_PEER_REASON_REMOVED: the controller is being removed
  * @NVME_PEER_REASON_UNLOAD: the nvme-peer module is being unloaded
+ * @NVME_PEER_REASON_NAMESPACE: an admin command is about to change the
+ *	namespace's format, size or attachment (Format NVM, Namespace
+ *	Management or Attachment, Sanitize)
+ * @NVME_PEER_REASON_PEER_REMOVED: the peer device, or the device whose
+ *	memory holds a queue or the data buffer, is unbinding from its driver
+ *	or leaving the bus; its memory and mappings are gone on return
  */
 enum nvme_peer_reason {
 	NVME_PEER_REASON_NONE,
@@ -53,6 +60,8 @@ enum nvme_peer_reason {
 	NVME_PEER_REASON_CTRL_DOWN,
 	NVME_PEER_REASON_REMOVED,
 	NVME_PEER_REASON_UNLOAD,
+	NVME_PEER_REASON_NAMESPACE,
+	NVME_PEER_REASON_PEER_REMOVED,
 };
 
 /**
@@ -138,7 +147,9 @@ struct nvme_peer_window {
  * @extents: LBA ranges; NULL (with @nr_extents 0) means the whole namespace
  * @nr_extents: number of @extents, at most 65536; copied at reserve time
  * @windows: DMA ranges the data may use besides the reservation's data
- *	buffer, which is always one; copied at reserve time
+ *	buffer, which is always one; copied at reserve time.  Addresses as the
+ *	controller sees them, outside the data buffer's %NVME_PEER_PRP_BASE
+ *	range; PRPs naming them are forwarded as they are
  * @nr_windows: number of @windows, at most 256
  * @max_nlb: largest number of LBAs per command; 0: the controller's MDTS
  *	or 128 KiB, whichever is smaller
@@ -180,7 +191,8 @@ typedef void (*nvme_peer_revoke_fn)(struct nvme_peer_queue *q,
  * @cq: placement of the completion queue (not %NVME_PEER_MEM_CMB unless
  *	the controller advertises CMBSZ.CQS)
  * @data: placement of the data buffer, or %NVME_PEER_MEM_NONE
- * @data_size: size of the data buffer in bytes (page multiple, <= 64 MiB)
+ * @data_size: size of the data buffer in bytes (page multiple, <= 64 MiB;
+ *	<= 4 MiB in host memory, one physically contiguous allocation)
  * @peer: the device that drives the queue, or NULL for the CPU
  * @revoke: called once on revocation; may be NULL
  * @priv: passed to @revoke
@@ -210,7 +222,9 @@ struct nvme_peer_params {
  * @sq_dma: SQ address as seen by the peer
  * @cq_dma: CQ address as seen by the peer
  * @data_dma: data buffer address as seen by the peer (0 if none)
- * @data_ctrl_dma: data buffer address as seen by the controller, for PRPs
+ * @data_ctrl_dma: data buffer address to put in PRP entries: in mediated
+ *	mode %NVME_PEER_PRP_BASE (the kernel puts the real address in the copy
+ *	it forwards), in direct mode the address the controller sees
  * @data_size: data buffer size
  * @sq_db_dma: SQ tail doorbell address as seen by the peer
  * @cq_db_dma: CQ head doorbell address as seen by the peer

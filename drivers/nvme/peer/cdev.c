@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nvme-peer: /dev/nvme-peer, the door for user space (GPU and accelerator
- * runtimes).  One open file holds at most one reservation: reserved by a
+ * runtimes).  One open file is good for one reservation: reserved by a
  * privileged process, or attached to one an administrator provisioned in
- * sysfs for a uid/gid.  See include/uapi/linux/nvme_peer.h and
- * Documentation/nvme/peer-queues.rst.
+ * sysfs for a uid/gid.  Once that is released the file is spent (-EBUSY):
+ * its old mappings must never reach a later reservation's memory.  See
+ * include/uapi/linux/nvme_peer.h and Documentation/nvme/peer-queues.rst.
  *
  * Each file gets its own 4 GiB window of mmap offsets (id << 32), so a
  * revocation zaps exactly that file's mappings with unmap_mapping_range().
@@ -38,6 +39,9 @@ static_assert(NVME_PEER_INFO_GUARANTEE_IOMMU_SWITCH ==
 	      NVME_PEER_GUARANTEE_IOMMU_SWITCH);
 static_assert(NVME_PEER_INFO_GUARANTEE_IOMMU == NVME_PEER_GUARANTEE_IOMMU);
 static_assert(NVME_PEER_INFO_GUARANTEE_CPU == NVME_PEER_GUARANTEE_CPU);
+static_assert(NVME_PEER_REVOKE_NAMESPACE == NVME_PEER_REASON_NAMESPACE);
+static_assert(NVME_PEER_REVOKE_PEER_REMOVED ==
+	      NVME_PEER_REASON_PEER_REMOVED);
 
 #define NP_REGION_SHIFT		28
 #define NP_FILE_SHIFT		32
@@ -55,6 +59,7 @@ struct np_file {
 	struct nvme_peer_queue *q;
 	struct nvme_peer_ctrl *pctrl;
 	bool attached;			/* to a sysfs reservation */
+	bool spent;			/* held one: no second reservation */
 	bool revoked;
 	struct address_space *mapping;
 	wait_queue_head_t wait;
@@ -142,6 +147,7 @@ static void np_file_set(struct np_file *f, struct nvme_peer_queue *q,
 	f->q = q;
 	f->pctrl = pctrl;
 	f->attached = attached;
+	f->spent = true;
 	up_write(&f->map_lock);
 }
 
@@ -189,7 +195,7 @@ static int np_ioc_reserve(struct np_file *f, void __user *uarg)
 	     (r.peer_domain || r.peer_bdf)) ||
 	    r.peer_bdf > U16_MAX || r.data_size > NP_MAX_DATA_SIZE)
 		return -EINVAL;
-	if (f->q)
+	if (f->spent)
 		return -EBUSY;
 
 	p.nsid = r.nsid;
@@ -226,7 +232,7 @@ static int np_ioc_reserve(struct np_file *f, void __user *uarg)
 		ret = -ENODEV;
 		goto out_put_peer;
 	}
-	q = np_reserve(pctrl, &p, NP_OWNER_FILE, r.qid);
+	q = np_reserve(pctrl, &p, NP_OWNER_FILE, r.qid, NULL);
 	if (IS_ERR(q)) {
 		ret = PTR_ERR(q);
 		goto out_put_ctrl;
@@ -264,7 +270,7 @@ static int np_ioc_attach(struct np_file *f, void __user *uarg)
 		return ret;
 	if (usize < sizeof(a) || a.flags || !a.qid || a.qid > U16_MAX)
 		return -EINVAL;
-	if (f->q)
+	if (f->spent)
 		return -EBUSY;
 	pctrl = np_ctrl_get_by_instance(a.ctrl);
 	if (!pctrl)
@@ -298,7 +304,8 @@ static int np_ioc_query(struct np_file *f, void __user *uarg)
 	struct nvme_peer_addrs a;
 	struct nvme_peer_queue *q;
 	enum nvme_peer_reason reason;
-	u32 usize, stride, db;
+	struct np_db_region db;
+	u32 usize;
 	int ret;
 
 	ret = np_copy_arg(&info, sizeof(info), uarg, &usize);
@@ -316,7 +323,6 @@ static int np_ioc_query(struct np_file *f, void __user *uarg)
 	}
 	ret = nvme_peer_query(q, &a);
 	reason = nvme_peer_revoked(q);
-	stride = q->pctrl->info.db_stride * 4;
 	memset(&info, 0, sizeof(info));
 	info.size = min_t(u32, usize, sizeof(info));
 	info.flags = np_db_mappable(q) ? NVME_PEER_INFO_DB_MAP : 0;
@@ -327,7 +333,7 @@ static int np_ioc_query(struct np_file *f, void __user *uarg)
 	info.lba_shift = a.lba_shift;
 	info.state = ret ? NVME_PEER_STATE_REVOKED : NVME_PEER_STATE_ACTIVE;
 	info.reason = reason;
-	info.db_stride = stride;
+	info.db_stride = 4 * q->pctrl->info.db_stride;
 	info.sq_off = np_region_off(f, NP_REGION_SQ);
 	info.sq_size = q->sq.size;
 	info.cq_off = np_region_off(f, NP_REGION_CQ);
@@ -341,14 +347,17 @@ static int np_ioc_query(struct np_file *f, void __user *uarg)
 		info.sq_db_in_page = 0;
 		info.cq_db_in_page = 4;
 	} else {
-		db = NVME_REG_DBS + 2 * a.qid * stride;
-		info.sq_db_in_page = offset_in_page(q->pctrl->info.bar_phys +
-						    db);
-		info.cq_db_in_page = info.sq_db_in_page + stride;
+		np_db_region(&q->pctrl->info, q->qid, &db);
+		info.db_size = db.size;
+		info.sq_db_in_page = db.sq_off;
+		info.cq_db_in_page = db.cq_off;
 	}
 	info.mode = a.mode;
 	info.guarantee = a.guarantee;
-	/* needed to fill PRPs: whoever drives a raw queue can DMA anyway */
+	/*
+	 * Needed to fill PRPs: NVME_PEER_PRP_BASE in mediated mode, a real
+	 * address only in direct mode, whose users hold CAP_SYS_RAWIO.
+	 */
 	info.data_ctrl_addr = a.data_ctrl_dma;
 	if (capable(CAP_SYS_ADMIN)) {
 		info.sq_addr = a.sq_dma;
@@ -480,6 +489,7 @@ static vm_fault_t np_vm_fault(struct vm_fault *vmf)
 	int region = pgoff >> (NP_REGION_SHIFT - PAGE_SHIFT);
 	unsigned long idx = pgoff & ((1UL << (NP_REGION_SHIFT - PAGE_SHIFT)) - 1);
 	struct nvme_peer_queue *q;
+	struct np_db_region db;
 	struct np_mem *m;
 	unsigned long pfn;
 	vm_fault_t ret = VM_FAULT_SIGBUS;
@@ -494,10 +504,10 @@ static vm_fault_t np_vm_fault(struct vm_fault *vmf)
 			goto out_unlock;
 		pfn = page_to_pfn(virt_to_page(m->vaddr)) + idx;
 	} else {
-		if (idx)
+		np_db_region(&q->pctrl->info, q->qid, &db);
+		if (idx >= db.size >> PAGE_SHIFT)
 			goto out_unlock;
-		pfn = PHYS_PFN(q->pctrl->info.bar_phys + NVME_REG_DBS +
-			       2 * q->qid * 4 * q->pctrl->info.db_stride);
+		pfn = PHYS_PFN(db.phys) + idx;
 	}
 	ret = vmf_insert_pfn(vma, vmf->address, pfn);
 out_unlock:
@@ -515,6 +525,7 @@ static int np_file_mmap(struct file *file, struct vm_area_struct *vma)
 	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
 	u64 len = vma->vm_end - vma->vm_start;
 	struct nvme_peer_queue *q;
+	struct np_db_region db;
 	struct np_mem *m;
 	int region, ret = 0;
 	u64 size;
@@ -534,7 +545,14 @@ static int np_file_mmap(struct file *file, struct vm_area_struct *vma)
 		goto out_unlock;
 	}
 	m = np_region_mem(q, region);
-	size = m ? PAGE_ALIGN(m->size) : PAGE_SIZE;
+	if (m) {
+		size = PAGE_ALIGN(m->size);
+	} else if (np_mediated(q)) {
+		size = PAGE_SIZE;
+	} else {
+		np_db_region(&q->pctrl->info, q->qid, &db);
+		size = db.size;
+	}
 	if (!size || len > size) {
 		ret = -EINVAL;
 		goto out_unlock;

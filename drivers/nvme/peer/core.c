@@ -17,6 +17,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blkdev.h>
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/rcupdate.h>
@@ -31,9 +32,13 @@ module_param(allow_direct, bool, 0644);
 MODULE_PARM_DESC(allow_direct,
 		 "allow new direct-mode queues: peers write hardware SQs and doorbells, nothing is checked (default: no)");
 
+/* the Status Code Type and Status Code of an NVMe status */
+#define NP_STATUS_SCT_SC	0x7ff
+
 static DEFINE_XARRAY(np_ctrls);
 static DEFINE_MUTEX(np_ctrls_lock);
 static bool np_unloading;
+static struct workqueue_struct *np_wq;	/* drained before unload */
 
 static void np_ctrl_release(struct kref *ref)
 {
@@ -58,6 +63,21 @@ static struct nvme_peer_ctrl *np_ctrl_lookup(struct nvme_ctrl *ctrl)
 	return pctrl;
 }
 
+/* The controller at index *@i or after, with a reference; *@i moves on. */
+static struct nvme_peer_ctrl *np_ctrl_next(unsigned long *i)
+{
+	struct nvme_peer_ctrl *pctrl;
+
+	mutex_lock(&np_ctrls_lock);
+	pctrl = xa_find(&np_ctrls, i, ULONG_MAX, XA_PRESENT);
+	if (pctrl) {
+		kref_get(&pctrl->ref);
+		(*i)++;
+	}
+	mutex_unlock(&np_ctrls_lock);
+	return pctrl;
+}
+
 /*
  * Wait until no DOWN event is calling an owner back: after this, a queue
  * released or detached meanwhile is not called back any more.
@@ -76,11 +96,61 @@ static bool np_hw_gone(struct nvme_peer_queue *q)
 }
 
 /*
- * Send an admin command that creates (@exists true) or deletes a hardware
+ * Send an admin command the way an ioctl does (NVME_REQ_USERCMD): it runs
+ * only while the controller is LIVE and fails at once, with a host path
+ * error, while it resets.  A command of ours must never run in the middle
+ * of a reset, before nvme-pci has set up its own queues.
+ */
+static int np_admin_cmd(struct nvme_peer_ctrl *pctrl, struct nvme_command *c,
+			void *buf, unsigned int len)
+{
+	struct request *req;
+	blk_status_t status;
+	int ret;
+
+	req = blk_mq_alloc_request(pctrl->ctrl->admin_q, nvme_req_op(c), 0);
+	if (IS_ERR(req))
+		return PTR_ERR(req);
+	nvme_init_request(req, c);
+	nvme_req(req)->flags |= NVME_REQ_USERCMD;
+	if (buf && len) {
+		ret = blk_rq_map_kern(req->q, req, buf, len, GFP_KERNEL);
+		if (ret)
+			goto out_free_req;
+	}
+	status = blk_execute_rq(req, false);
+	if (nvme_req(req)->flags & NVME_REQ_CANCELLED)
+		ret = -EINTR;
+	else if (nvme_req(req)->status)
+		ret = nvme_req(req)->status;
+	else
+		ret = blk_status_to_errno(status);
+out_free_req:
+	blk_mq_free_request(req);
+	return ret;
+}
+
+/* The controller says the queue a Delete named does not exist. */
+static bool np_no_such_queue(int status)
+{
+	status &= NP_STATUS_SCT_SC;
+	return status == NVME_SC_QID_INVALID || status == NVME_SC_CQ_INVALID;
+}
+
+/*
+ * Send an admin command that creates (@create true) or deletes a hardware
  * queue, and track whether the queue may exist: it may from the moment a
- * Create is sent, until the controller refuses that Create or completes the
- * Delete.  A transport error (timeout, controller going down) leaves the
- * queue "maybe": only disabling the controller settles it.
+ * Create is sent, until the controller refuses that Create, completes the
+ * Delete or says there is no such queue.  A transport error (timeout,
+ * controller going down) leaves the queue "maybe": only disabling the
+ * controller settles it.
+ *
+ * A Create is sent only while the controller is live, and q->gen records
+ * the run it was sent in.  If the controller was disabled while it was on
+ * its way, it ran either before the disable (and died with that run) or,
+ * after a complete reset, in the new run: the queue is then assumed to
+ * exist in the current run, so that it is deleted or outlived, never
+ * forgotten.
  */
 static int np_admin_queue(struct nvme_peer_queue *q, struct nvme_command *c,
 			  bool *hw, bool create)
@@ -88,21 +158,35 @@ static int np_admin_queue(struct nvme_peer_queue *q, struct nvme_command *c,
 	struct nvme_peer_ctrl *pctrl = q->pctrl;
 	int ret;
 
+	lockdep_assert_held(&pctrl->lock);
 	if (create) {
 		spin_lock(&pctrl->state_lock);
-		*hw = true;
+		ret = pctrl->live ? 0 : -EAGAIN;
+		if (!ret) {
+			*hw = true;
+			q->gen = pctrl->disable_gen;
+		}
 		spin_unlock(&pctrl->state_lock);
+		if (ret)
+			return ret;
+		np_inject_reset(pctrl);
 	}
-	ret = nvme_submit_sync_cmd(pctrl->ctrl->admin_q, c, NULL, 0);
-	if (ret > 0)
+	ret = np_inject_admin_error(c);
+	if (!ret)
+		ret = np_admin_cmd(pctrl, c, NULL, 0);
+	if (ret > 0 && !(!create && np_no_such_queue(ret)))
 		dev_warn(pctrl->ctrl->device,
 			 "nvme-peer: qid %u: admin opcode %#x failed, status %#x\n",
 			 q->qid, c->common.opcode, ret);
-	if ((create && ret > 0) || (!create && !ret)) {
-		spin_lock(&pctrl->state_lock);
+	spin_lock(&pctrl->state_lock);
+	if ((create && ret > 0) ||
+	    (!create && (!ret || (ret > 0 && np_no_such_queue(ret)))))
 		*hw = false;
-		spin_unlock(&pctrl->state_lock);
-	}
+	else if (create && !ret)
+		q->gen = pctrl->disable_gen;	/* see above */
+	spin_unlock(&pctrl->state_lock);
+	if (!create && ret > 0 && np_no_such_queue(ret))
+		return 0;
 	return ret > 0 ? -EIO : ret;
 }
 
@@ -166,14 +250,29 @@ static void np_queue_destroy(struct nvme_peer_queue *q)
 	struct nvme_peer_ctrl *pctrl = q->pctrl;
 
 	lockdep_assert_held(&pctrl->lock);
+	/* waits for readers of qN/ files, which read the memory freed next */
+	if (q->sysfs_added)
+		kobject_del(&q->kobj);
 	np_queue_free_mem(q);
 	spin_lock(&pctrl->state_lock);
 	list_del_init(&q->node);
 	np_qid_free(pctrl->qids, q->qid);
 	spin_unlock(&pctrl->state_lock);
-	if (q->sysfs_added)
-		kobject_del(&q->kobj);
 	kobject_put(&q->kobj);		/* the list's reference */
+}
+
+/* Destroy @q if it was released and the controller cannot reach it. */
+static void np_queue_reap(struct nvme_peer_queue *q)
+{
+	struct nvme_peer_ctrl *pctrl = q->pctrl;
+	bool gone;
+
+	lockdep_assert_held(&pctrl->lock);
+	spin_lock(&pctrl->state_lock);
+	gone = q->state == NP_Q_RELEASED && np_hw_gone(q);
+	spin_unlock(&pctrl->state_lock);
+	if (gone)
+		np_queue_destroy(q);
 }
 
 /*
@@ -186,7 +285,7 @@ static void np_revoke_locked(struct nvme_peer_queue *q, enum np_qevent ev,
 {
 	struct nvme_peer_ctrl *pctrl = q->pctrl;
 	nvme_peer_revoke_fn revoke;
-	bool notify, hw_live, gone;
+	bool notify, hw_live;
 	void *priv;
 
 	lockdep_assert_held(&pctrl->lock);
@@ -205,31 +304,42 @@ static void np_revoke_locked(struct nvme_peer_queue *q, enum np_qevent ev,
 		revoke(q, reason, priv);
 	if (hw_live)
 		np_delete_hw(q);
-
-	spin_lock(&pctrl->state_lock);
-	gone = q->state == NP_Q_RELEASED && np_hw_gone(q);
-	spin_unlock(&pctrl->state_lock);
-	if (gone)
-		np_queue_destroy(q);
+	np_queue_reap(q);
 }
 
+/*
+ * After a disable (every hardware queue is gone) or a restart (a Create that
+ * crossed a reset may have left a queue in the new run), settle the released
+ * reservations: delete what may still exist, free what cannot.
+ */
 static void np_free_work(struct work_struct *work)
 {
 	struct nvme_peer_ctrl *pctrl = container_of(work, struct nvme_peer_ctrl,
 						    free_work);
 	struct nvme_peer_queue *q, *next;
-	LIST_HEAD(gone);
+	bool maybe;
 
 	mutex_lock(&pctrl->lock);
-	spin_lock(&pctrl->state_lock);
-	list_for_each_entry_safe(q, next, &pctrl->queues, node)
-		if (q->state == NP_Q_RELEASED && np_hw_gone(q))
-			list_move_tail(&q->node, &gone);
-	spin_unlock(&pctrl->state_lock);
-	list_for_each_entry_safe(q, next, &gone, node)
-		np_queue_destroy(q);
+	list_for_each_entry_safe(q, next, &pctrl->queues, node) {
+		if (q->state != NP_Q_RELEASED)	/* final; set under our lock */
+			continue;
+		spin_lock(&pctrl->state_lock);
+		maybe = pctrl->live && !np_hw_gone(q);
+		spin_unlock(&pctrl->state_lock);
+		if (maybe)
+			np_delete_hw(q);
+		np_queue_reap(q);
+	}
 	mutex_unlock(&pctrl->lock);
 	kref_put(&pctrl->ref, np_ctrl_release);
+}
+
+/* Run np_free_work(), which drops the reference taken here. */
+static void np_queue_free_work(struct nvme_peer_ctrl *pctrl)
+{
+	kref_get(&pctrl->ref);
+	if (!queue_work(np_wq, &pctrl->free_work))
+		kref_put(&pctrl->ref, np_ctrl_release);
 }
 
 /**
@@ -238,6 +348,7 @@ static void np_free_work(struct work_struct *work)
  * @p: what to reserve (validated here)
  * @owner: who will release it
  * @want_qid: the qid to take, or 0 for the lowest free one
+ * @prov: who may attach to it through /dev/nvme-peer, or NULL: nobody
  *
  * Return: the reservation, holding one reference for its owner, or an
  * ERR_PTR: -EINVAL/-EOPNOTSUPP (see np_validate_params(); -EINVAL also for
@@ -252,7 +363,8 @@ static void np_free_work(struct work_struct *work)
  */
 struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 				   const struct nvme_peer_params *p,
-				   enum np_owner owner, u16 want_qid)
+				   enum np_owner owner, u16 want_qid,
+				   const struct np_provision *prov)
 {
 	struct nvme_pci_peer_info info;
 	struct nvme_peer_queue *q;
@@ -300,6 +412,11 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 	q->pctrl = pctrl;
 	kref_get(&pctrl->ref);
 	q->owner = owner;
+	if (prov) {
+		q->provisioned = true;
+		q->uid = prov->uid;
+		q->gid = prov->gid;
+	}
 	q->params = *p;
 	q->peer = pci_dev_get(p->peer);
 	q->lba_shift = ns->lba_shift;
@@ -313,7 +430,6 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 			   want_qid);
 	if (qid >= 0) {
 		q->qid = qid;
-		q->gen = pctrl->disable_gen;
 		kobject_get(&q->kobj);	/* the list's reference */
 		list_add_tail(&q->node, &pctrl->queues);
 	}
@@ -501,6 +617,7 @@ static void np_recycle(struct nvme_peer_queue *q)
 	bool deleted;
 	int i;
 
+	lockdep_assert_held(&pctrl->lock);
 	np_med_stop(q);
 	np_delete_hw(q);
 	spin_lock(&pctrl->state_lock);
@@ -512,9 +629,6 @@ static void np_recycle(struct nvme_peer_queue *q)
 	for (i = 0; i < ARRAY_SIZE(mems); i++)
 		if (mems[i]->vaddr)
 			memset(mems[i]->vaddr, 0, mems[i]->size);
-	spin_lock(&pctrl->state_lock);
-	q->gen = pctrl->disable_gen;
-	spin_unlock(&pctrl->state_lock);
 	if (!np_create_hw(q)) {
 		if (np_mediated(q))
 			np_med_start(q);
@@ -584,6 +698,7 @@ static void np_ctrl_live(struct nvme_ctrl *ctrl)
 		pctrl->info = info;
 		pctrl->live = true;
 		spin_unlock(&pctrl->state_lock);
+		np_queue_free_work(pctrl);
 		kref_put(&pctrl->ref, np_ctrl_release);
 		return;
 	}
@@ -604,6 +719,7 @@ static void np_ctrl_live(struct nvme_ctrl *ctrl)
 	pctrl->instance = ctrl->instance;
 	snprintf(pctrl->name, sizeof(pctrl->name), "nvme%d", ctrl->instance);
 	mutex_init(&pctrl->lock);
+	mutex_init(&pctrl->forget_lock);
 	spin_lock_init(&pctrl->state_lock);
 	init_rwsem(&pctrl->cb_sem);
 	INIT_LIST_HEAD(&pctrl->queues);
@@ -643,25 +759,28 @@ static enum nvme_peer_reason np_down_reason(struct nvme_ctrl *ctrl)
 }
 
 /*
- * Revoke every queue that is not revoked yet, calling owners without the
- * spinlock held.  No pctrl->lock here: this may run from the timeout
- * handler while a reserve waits for an admin command under it.
+ * Revoke every queue of namespace @nsid (0: of every namespace) that is not
+ * revoked yet, and stop its mediation, calling owners without the spinlock
+ * held.  No pctrl->lock here: this runs from the timeout handler while a
+ * reserve may wait for an admin command under it, and before a deferred
+ * admin command that the reserve's own commands queue behind.
  */
-static void np_revoke_all_nolock(struct nvme_peer_ctrl *pctrl,
-				 enum nvme_peer_reason reason)
+static void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl, u32 nsid,
+			       enum nvme_peer_reason reason)
 {
 	struct nvme_peer_queue *q;
 	nvme_peer_revoke_fn revoke;
 	bool notify, found;
 	void *priv;
 
+	lockdep_assert_not_held(&pctrl->lock);
 	do {
 		found = false;
 		down_read(&pctrl->cb_sem);
 		spin_lock(&pctrl->state_lock);
-		pctrl->live = false;
 		list_for_each_entry(q, &pctrl->queues, node) {
-			if (q->state != NP_Q_NEW && q->state != NP_Q_ACTIVE)
+			if ((q->state != NP_Q_NEW && q->state != NP_Q_ACTIVE) ||
+			    (nsid && q->params.nsid != nsid))
 				continue;
 			np_qstate_next(&q->state, NP_EV_REVOKE, &notify);
 			if (!notify)
@@ -690,7 +809,10 @@ static void np_ctrl_down(struct nvme_ctrl *ctrl)
 
 	if (!pctrl)
 		return;
-	np_revoke_all_nolock(pctrl, np_down_reason(ctrl));
+	spin_lock(&pctrl->state_lock);
+	pctrl->live = false;
+	spin_unlock(&pctrl->state_lock);
+	np_revoke_unlocked(pctrl, 0, np_down_reason(ctrl));
 	kref_put(&pctrl->ref, np_ctrl_release);
 }
 
@@ -704,16 +826,100 @@ static void np_ctrl_disabled(struct nvme_ctrl *ctrl)
 	pctrl->live = false;
 	pctrl->disable_gen++;
 	spin_unlock(&pctrl->state_lock);
-	/* frees released queues; the reference goes with the work */
-	if (!queue_work(system_wq, &pctrl->free_work))
-		kref_put(&pctrl->ref, np_ctrl_release);
+	np_queue_free_work(pctrl);	/* frees released queues */
+	kref_put(&pctrl->ref, np_ctrl_release);
 }
 
 /*
- * Forget a controller: nvme-pci is removing it (it is disabled already), or
- * nvme-peer is unloading (it may be live: its queues are deleted).  Queues
- * an administrator made go with it; a driver's queue stays revoked, without
- * memory, until the driver releases it.
+ * The controller is going away with @q revoked but not released: free what
+ * lives in its memory buffer and unmap its doorbells, which go with it.
+ * The rest (host or peer memory) stays the owner's until it releases @q.
+ */
+static void np_queue_free_ctrl_mem(struct nvme_peer_queue *q)
+{
+	struct np_mem *mems[] = { &q->sq, &q->cq, &q->data, &q->sdb };
+	int i;
+
+	np_med_stop(q);
+	np_doorbells_unmap(q);
+	for (i = 0; i < ARRAY_SIZE(mems); i++)
+		if (mems[i]->provider && mems[i]->provider == q->pctrl->info.pdev)
+			np_mem_free(q, mems[i]);
+}
+
+/*
+ * The controller may still run @q's queues and will not tell us when it
+ * stops: its memory can be neither freed nor reused.  Forget the memory
+ * (leaked, on purpose) and drop the rest.
+ */
+static void np_queue_abandon(struct nvme_peer_queue *q)
+{
+	struct np_mem *mems[] = { &q->sq, &q->cq, &q->data, &q->sdb, &q->hsq,
+				  &q->hcq, &q->prp };
+	int i;
+
+	dev_err(q->pctrl->ctrl->device,
+		"nvme-peer: qid %u was not deleted: leaking its memory\n",
+		q->qid);
+	np_med_stop(q);
+	for (i = 0; i < ARRAY_SIZE(mems); i++)
+		memset(mems[i], 0, sizeof(*mems[i]));
+	q->db_mapped = false;
+	np_queue_destroy(q);
+}
+
+/**
+ * np_ctrl_reset_wait() - reset a controller and wait for its disable
+ * @pctrl: the controller
+ * @live: wait until it is live again too
+ *
+ * Waits for the disable generation to move (and @live), 30 s at most,
+ * instead of flushing the reset work: that work takes the shutdown lock,
+ * under which a removal may be waiting for locks the caller holds.  Any
+ * disable will do, the reset's or a removal's.
+ *
+ * Return: true if the controller was disabled (and is live again).
+ */
+bool np_ctrl_reset_wait(struct nvme_peer_ctrl *pctrl, bool live)
+{
+	unsigned long timeout = jiffies + 30 * HZ;
+	unsigned int gen;
+	bool done;
+
+	spin_lock(&pctrl->state_lock);
+	gen = pctrl->disable_gen;
+	spin_unlock(&pctrl->state_lock);
+	if (nvme_reset_ctrl(pctrl->ctrl))
+		return false;
+	do {
+		msleep(20);
+		spin_lock(&pctrl->state_lock);
+		done = pctrl->disable_gen != gen && (!live || pctrl->live);
+		spin_unlock(&pctrl->state_lock);
+	} while (!done && time_before(jiffies, timeout));
+	return done;
+}
+
+/* Whether a hardware queue of @pctrl may still exist. */
+static bool np_ctrl_has_hw(struct nvme_peer_ctrl *pctrl)
+{
+	struct nvme_peer_queue *q;
+	bool hw = false;
+
+	spin_lock(&pctrl->state_lock);
+	list_for_each_entry(q, &pctrl->queues, node)
+		hw |= !np_hw_gone(q);
+	spin_unlock(&pctrl->state_lock);
+	return hw;
+}
+
+/*
+ * Forget a controller, once: nvme-pci is removing it (it is disabled
+ * already), or nvme-peer is unloading (it may be live: its queues are
+ * deleted).  Whichever comes second waits until the first is done, so
+ * REMOVED does not return while admin commands may still be sent.
+ * Queues an administrator made go with it; a driver's queue stays revoked,
+ * with its host and peer memory, until the driver releases it.
  */
 static void np_ctrl_forget(struct nvme_peer_ctrl *pctrl,
 			   enum nvme_peer_reason reason)
@@ -721,6 +927,11 @@ static void np_ctrl_forget(struct nvme_peer_ctrl *pctrl,
 	struct nvme_peer_queue *q, *next;
 	bool sysfs_owned, gone;
 
+	mutex_lock(&pctrl->forget_lock);
+	if (pctrl->forgotten) {
+		mutex_unlock(&pctrl->forget_lock);
+		return;
+	}
 	spin_lock(&pctrl->state_lock);
 	pctrl->removed = true;
 	spin_unlock(&pctrl->state_lock);
@@ -741,28 +952,27 @@ static void np_ctrl_forget(struct nvme_peer_ctrl *pctrl,
 		spin_lock(&pctrl->state_lock);
 		pctrl->disable_gen++;	/* nvme_remove() disabled it */
 		spin_unlock(&pctrl->state_lock);
+	} else if (np_ctrl_has_hw(pctrl)) {
+		/* a Delete failed: a reset destroys every queue */
+		dev_warn(pctrl->ctrl->device,
+			 "nvme-peer: resetting the controller to delete peer queues\n");
+		np_ctrl_reset_wait(pctrl, false);
 	}
 	list_for_each_entry_safe(q, next, &pctrl->queues, node) {
 		spin_lock(&pctrl->state_lock);
 		gone = np_hw_gone(q);
 		spin_unlock(&pctrl->state_lock);
-		if (q->state == NP_Q_RELEASED && gone) {
+		if (q->state == NP_Q_RELEASED && gone)
 			np_queue_destroy(q);
-		} else if (gone) {
-			np_queue_free_mem(q);	/* the owner stopped the peer */
-		} else {
-			/* deletion failed on a live controller: never reuse */
-			dev_err(pctrl->ctrl->device,
-				"nvme-peer: qid %u not deleted, leaking its memory\n",
-				q->qid);
-			spin_lock(&pctrl->state_lock);
-			list_del_init(&q->node);
-			spin_unlock(&pctrl->state_lock);
-			kobject_put(&q->kobj);	/* the list's reference */
-		}
+		else if (gone)
+			np_queue_free_ctrl_mem(q);
+		else
+			np_queue_abandon(q);
 	}
 	mutex_unlock(&pctrl->lock);
 	flush_work(&pctrl->free_work);
+	pctrl->forgotten = true;
+	mutex_unlock(&pctrl->forget_lock);
 
 	mutex_lock(&np_ctrls_lock);
 	xa_erase(&np_ctrls, pctrl->instance);
@@ -800,6 +1010,92 @@ static void np_notify(struct nvme_ctrl *ctrl, enum nvme_pci_peer_event event)
 
 static const struct nvme_pci_peer_client np_client = {
 	.notify = np_notify,
+};
+
+/* ---- peer devices going away ------------------------------------------- */
+
+/* Whether @q is driven by @pdev or keeps a queue or its data in @pdev. */
+static bool np_queue_uses(struct nvme_peer_queue *q, struct pci_dev *pdev)
+{
+	return q->peer == pdev || q->sq.provider == pdev ||
+	       q->cq.provider == pdev || q->data.provider == pdev ||
+	       q->sdb.provider == pdev;
+}
+
+/*
+ * @pdev leaves: revoke @q, delete its hardware queues, and free or unmap
+ * what belongs to @pdev.  The owner keeps the rest until it releases @q.
+ */
+static void np_peer_gone_queue(struct nvme_peer_queue *q, struct pci_dev *pdev)
+{
+	struct np_mem *mems[] = { &q->sq, &q->cq, &q->data, &q->sdb };
+	bool gone;
+	int i;
+
+	lockdep_assert_held(&q->pctrl->lock);
+	np_revoke_locked(q, NP_EV_REVOKE, NVME_PEER_REASON_PEER_REMOVED);
+	if (list_empty(&q->node))
+		return;			/* released and destroyed */
+	spin_lock(&q->pctrl->state_lock);
+	gone = np_hw_gone(q);
+	spin_unlock(&q->pctrl->state_lock);
+	if (!gone) {
+		dev_err(q->pctrl->ctrl->device,
+			"nvme-peer: qid %u may still run: %s memory stays mapped\n",
+			q->qid, pci_name(pdev));
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(mems); i++) {
+		if (mems[i]->provider == pdev)
+			np_mem_free(q, mems[i]);
+		else if (q->peer == pdev)
+			np_mem_unmap_peer(q, mems[i]);
+	}
+	if (q->peer == pdev)
+		np_doorbells_unmap(q);
+}
+
+static void np_peer_gone(struct nvme_peer_ctrl *pctrl, struct pci_dev *pdev)
+{
+	struct nvme_peer_queue *q, *next;
+
+	mutex_lock(&pctrl->lock);
+	list_for_each_entry_safe(q, next, &pctrl->queues, node) {
+		if (!np_queue_uses(q, pdev))
+			continue;
+		kobject_get(&q->kobj);
+		np_peer_gone_queue(q, pdev);
+		kobject_put(&q->kobj);
+	}
+	mutex_unlock(&pctrl->lock);
+}
+
+/*
+ * A PCI device is unbinding from its driver or leaving the bus.  If it
+ * drives a reservation or holds its memory, that memory (P2PDMA pages pin
+ * the device's pgmap: the unbind would wait for them forever) and its DMA
+ * mappings must go before this returns.
+ */
+static int np_pci_notify(struct notifier_block *nb, unsigned long action,
+			 void *data)
+{
+	struct pci_dev *pdev = to_pci_dev(data);
+	struct nvme_peer_ctrl *pctrl;
+	unsigned long i = 0;
+
+	if (action != BUS_NOTIFY_UNBIND_DRIVER &&
+	    action != BUS_NOTIFY_DEL_DEVICE)
+		return NOTIFY_DONE;
+	while ((pctrl = np_ctrl_next(&i))) {
+		if (pctrl->info.pdev != pdev)	/* its own removal: REMOVED */
+			np_peer_gone(pctrl, pdev);
+		kref_put(&pctrl->ref, np_ctrl_release);
+	}
+	return NOTIFY_OK;
+}
+
+static struct notifier_block np_pci_nb = {
+	.notifier_call = np_pci_notify,
 };
 
 /* ---- in-kernel API ------------------------------------------------------ */
@@ -905,7 +1201,7 @@ EXPORT_SYMBOL_GPL(nvme_peer_ctrl_put);
 struct nvme_peer_queue *nvme_peer_reserve(struct nvme_peer_ctrl *pctrl,
 					  const struct nvme_peer_params *p)
 {
-	return np_reserve(pctrl, p, NP_OWNER_KERNEL, 0);
+	return np_reserve(pctrl, p, NP_OWNER_KERNEL, 0, NULL);
 }
 EXPORT_SYMBOL_GPL(nvme_peer_reserve);
 
@@ -934,7 +1230,8 @@ int nvme_peer_query(struct nvme_peer_queue *q, struct nvme_peer_addrs *addrs)
 		addrs->sq_dma = q->sq.peer_dma;
 		addrs->cq_dma = q->cq.peer_dma;
 		addrs->data_dma = q->data.peer_dma;
-		addrs->data_ctrl_dma = q->data.ctrl_dma;
+		addrs->data_ctrl_dma = np_mediated(q) ? NVME_PEER_PRP_BASE :
+						       q->data.ctrl_dma;
 		addrs->data_size = q->data.size;
 		addrs->sq_db_dma = q->sq_db_dma;
 		addrs->cq_db_dma = q->cq_db_dma;
@@ -1004,52 +1301,62 @@ void np_queue_free(struct nvme_peer_queue *q)
 
 static int __init nvme_peer_init(void)
 {
-	int ret = np_med_init();
+	int ret;
 
+	np_wq = alloc_workqueue("nvme-peer", 0, 0);
+	if (!np_wq)
+		return -ENOMEM;
+	ret = np_med_init();
 	if (ret)
-		return ret;
+		goto out_destroy_wq;
 	ret = np_cdev_init();
 	if (ret)
 		goto out_med_exit;
+	ret = bus_register_notifier(&pci_bus_type, &np_pci_nb);
+	if (ret)
+		goto out_cdev_exit;
 	ret = nvme_pci_peer_register(&np_client);
 	if (ret == -ENODEV)
 		pr_err("nvme.peer_queues is 0: no queue to hand out\n");
 	if (ret)
-		goto out_cdev_exit;
+		goto out_unregister_notifier;
+	np_inject_init();
 	return 0;
 
+out_unregister_notifier:
+	bus_unregister_notifier(&pci_bus_type, &np_pci_nb);
 out_cdev_exit:
 	np_cdev_exit();
 out_med_exit:
 	np_med_exit();
+out_destroy_wq:
+	destroy_workqueue(np_wq);
 	return ret;
 }
 
+/*
+ * Forget every controller while the hooks still report events, so that a
+ * removal racing the unload waits for it (np_ctrl_forget() runs once per
+ * controller) and a reset can still settle queues; then unregister, after
+ * which no event runs, and drain the work those events queued.
+ */
 static void __exit nvme_peer_exit(void)
 {
 	struct nvme_peer_ctrl *pctrl;
-	unsigned long i;
+	unsigned long i = 0;
 
+	np_inject_exit();
 	np_cdev_exit();
 	mutex_lock(&np_ctrls_lock);
 	np_unloading = true;
 	mutex_unlock(&np_ctrls_lock);
-	/*
-	 * Forget every controller while the hooks still report resets, so a
-	 * queue whose deletion fails is freed when its controller is disabled.
-	 */
-	for (;;) {
-		mutex_lock(&np_ctrls_lock);
-		pctrl = xa_find(&np_ctrls, &i, ULONG_MAX, XA_PRESENT);
-		if (pctrl)
-			kref_get(&pctrl->ref);
-		mutex_unlock(&np_ctrls_lock);
-		if (!pctrl)
-			break;
+	while ((pctrl = np_ctrl_next(&i))) {
 		np_ctrl_forget(pctrl, NVME_PEER_REASON_UNLOAD);
 		kref_put(&pctrl->ref, np_ctrl_release);
 	}
 	nvme_pci_peer_unregister(&np_client);
+	bus_unregister_notifier(&pci_bus_type, &np_pci_nb);
+	destroy_workqueue(np_wq);
 	np_med_exit();
 	rcu_barrier();
 }

@@ -101,6 +101,10 @@ static void np_test_names(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, np_qstate_name(42), "?");
 	KUNIT_EXPECT_STREQ(test, np_reason_name(NVME_PEER_REASON_RESET), "reset");
 	KUNIT_EXPECT_STREQ(test, np_reason_name(NVME_PEER_REASON_UNLOAD), "unload");
+	KUNIT_EXPECT_STREQ(test, np_reason_name(NVME_PEER_REASON_NAMESPACE),
+			   "namespace");
+	KUNIT_EXPECT_STREQ(test, np_reason_name(NVME_PEER_REASON_PEER_REMOVED),
+			   "peer-removed");
 	KUNIT_EXPECT_STREQ(test, np_reason_name(99), "?");
 	KUNIT_EXPECT_STREQ(test, np_placement_name(NVME_PEER_MEM_CMB), "cmb");
 	KUNIT_EXPECT_STREQ(test, np_mode_name(NVME_PEER_MEDIATED), "mediated");
@@ -213,9 +217,18 @@ static const struct np_validate_case np_validate_cases[] = {
 	  0, -EINVAL },
 	{ "data unaligned", NP_P(1, 64, HOST, HOST, HOST, 4095, 0),
 	  0, -EINVAL },
-	{ "data 64M", NP_P(1, 64, HOST, HOST, HOST, SZ_64M, 0),
+	{ "data host 4M", NP_P(1, 64, HOST, HOST, HOST, NP_MAX_HOST_DATA_SIZE, 0),
 	  0, 0 },
-	{ "data too big", NP_P(1, 64, HOST, HOST, HOST, SZ_64M + SZ_4K, 0),
+	{ "data host 4M+4K", NP_P(1, 64, HOST, HOST, HOST,
+				  NP_MAX_HOST_DATA_SIZE + SZ_4K, 0),
+	  0, -EINVAL },
+	{ "data host 64M", NP_P(1, 64, HOST, HOST, HOST, SZ_64M, 0),
+	  0, -EINVAL },
+	{ "data cmb 64M", NP_P(1, 64, HOST, HOST, CMB, SZ_64M, 0),
+	  NP_CMB_QEMU, 0 },
+	{ "data peer 64M", NP_P(1, 64, HOST, HOST, PEER, SZ_64M, 1),
+	  0, 0 },
+	{ "data too big", NP_P(1, 64, HOST, HOST, PEER, SZ_64M + SZ_4K, 1),
 	  0, -EINVAL },
 	{ "peer without peer", NP_P(1, 64, PEER, HOST, NONE, 0, 0),
 	  0, -EINVAL },
@@ -404,10 +417,10 @@ static void np_test_qid_alloc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bitmap_weight(map, NP_QID_BITS), 8U);
 	KUNIT_EXPECT_EQ(test, np_qid_alloc(map, 3, 0, 0), -ENOSPC);
 
-	/* the last qid of the bitmap, and a range running past it */
+	/* the last qid of the bitmap (qids are u16: no range runs past it) */
 	qid = np_qid_alloc(map, NP_QID_BITS - 1, 1, 0);
 	KUNIT_EXPECT_EQ(test, qid, NP_QID_BITS - 1);
-	KUNIT_EXPECT_EQ(test, np_qid_alloc(map, NP_QID_BITS - 1, 2, 0), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, np_qid_alloc(map, NP_QID_BITS - 1, 1, 0), -ENOSPC);
 
 	/* many reserve/release cycles leak nothing */
 	for (i = 0; i < 10000; i++) {
@@ -417,6 +430,52 @@ static void np_test_qid_alloc(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, bitmap_weight(map, NP_QID_BITS), 9U);
 	bitmap_free(map);
+}
+
+/* ---- doorbells ---------------------------------------------------------------- */
+
+struct np_db_case {
+	u32 stride;		/* in 32-bit words, as CAP.DSTRD gives it */
+	u16 qid;
+	u32 sq_off, cq_off;	/* in the region */
+	size_t size;
+};
+
+/*
+ * The doorbell region of a direct queue: both doorbells inside it, also
+ * when the stride puts the CQ head doorbell pages after the SQ tail.
+ */
+static void np_test_db_region(struct kunit *test)
+{
+	static const struct np_db_case cases[] = {
+		{ 1, 1, 0x008, 0x00c, PAGE_SIZE },	/* QEMU: 4 bytes */
+		{ 1, 9, 0x048, 0x04c, PAGE_SIZE },
+		{ 1, 511, 0xff8, 0xffc, PAGE_SIZE },	/* the page's end */
+		{ 1, 512, 0x000, 0x004, PAGE_SIZE },	/* the next page */
+		{ 512, 1, 0x000, 0x800, PAGE_SIZE },	/* 2 KiB stride */
+		{ 1024, 1, 0x000, 0x1000, 2 * PAGE_SIZE }, /* 4 KiB */
+		{ 2048, 3, 0x000, 0x2000, 3 * PAGE_SIZE }, /* 8 KiB */
+	};
+	struct nvme_pci_peer_info info = { .bar_phys = 0xfe000000 };
+	struct np_db_region r;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct np_db_case *c = &cases[i];
+
+		info.db_stride = c->stride;
+		np_db_region(&info, c->qid, &r);
+		KUNIT_EXPECT_EQ_MSG(test, r.sq_off, c->sq_off, "case %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, r.cq_off, c->cq_off, "case %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, r.size, c->size, "case %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, r.phys + r.sq_off,
+				    info.bar_phys + np_db_off(&info, c->qid, false),
+				    "case %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, r.phys + r.cq_off,
+				    info.bar_phys + np_db_off(&info, c->qid, true),
+				    "case %d", i);
+		KUNIT_EXPECT_TRUE(test, PAGE_ALIGNED(r.phys));
+	}
 }
 
 static struct kunit_case nvme_peer_cases[] = {
@@ -429,6 +488,7 @@ static struct kunit_case nvme_peer_cases[] = {
 	KUNIT_CASE(np_test_parse_bad),
 	KUNIT_CASE(np_test_parse_extents_max),
 	KUNIT_CASE(np_test_qid_alloc),
+	KUNIT_CASE(np_test_db_region),
 	{}
 };
 

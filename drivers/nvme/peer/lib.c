@@ -6,6 +6,7 @@
 #include <linux/bitmap.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/nvme.h>
 #include <linux/string.h>
@@ -82,6 +83,8 @@ const char *np_reason_name(enum nvme_peer_reason reason)
 		[NVME_PEER_REASON_CTRL_DOWN] = "ctrl-down",
 		[NVME_PEER_REASON_REMOVED] = "removed",
 		[NVME_PEER_REASON_UNLOAD] = "unload",
+		[NVME_PEER_REASON_NAMESPACE] = "namespace",
+		[NVME_PEER_REASON_PEER_REMOVED] = "peer-removed",
 	};
 
 	return reason < ARRAY_SIZE(names) ? names[reason] : "?";
@@ -150,7 +153,8 @@ EXPORT_SYMBOL_IF_KUNIT(np_parse_placement);
  * Return: 0; -EINVAL for a malformed request (nsid 0 or broadcast, depth not
  * a power of two in 2..@mqes, or above %NVME_PEER_MAX_MEDIATED_DEPTH in
  * mediated mode, SQ/CQ placement none, data size not a page multiple up to
- * 64 MiB or given without a data placement, peer placement without a peer,
+ * 64 MiB (4 MiB in host memory, which is one physically contiguous
+ * allocation) or given without a data placement, peer placement without a peer,
  * an unknown mode, a policy in direct mode); -EOPNOTSUPP when the
  * controller cannot do it (CMB placement without a CMB or without the CMBSZ
  * support bit for that use).
@@ -184,7 +188,9 @@ int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cmbsz)
 	}
 	if (!p->data_size != !p->data)
 		return -EINVAL;
-	if (p->data_size > NP_MAX_DATA_SIZE || !PAGE_ALIGNED(p->data_size))
+	if (p->data_size > NP_MAX_DATA_SIZE || !PAGE_ALIGNED(p->data_size) ||
+	    (p->data == NVME_PEER_MEM_HOST &&
+	     p->data_size > NP_MAX_HOST_DATA_SIZE))
 		return -EINVAL;
 
 	if (p->sq == NVME_PEER_MEM_CMB && !(cmbsz & NVME_CMBSZ_SQS))
@@ -357,6 +363,28 @@ int np_parse_create(char *buf, struct np_create_req *req)
 EXPORT_SYMBOL_IF_KUNIT(np_parse_create);
 
 /**
+ * np_db_region() - the pages a process maps to ring a queue's doorbells
+ * @info: the controller
+ * @qid: the queue
+ * @r: filled in
+ *
+ * With a doorbell stride of a page or more the CQ head doorbell is in a
+ * later page than the SQ tail doorbell: the region covers both.
+ */
+void np_db_region(const struct nvme_pci_peer_info *info, u16 qid,
+		  struct np_db_region *r)
+{
+	phys_addr_t sq = info->bar_phys + np_db_off(info, qid, false);
+
+	r->phys = sq & PAGE_MASK;
+	r->sq_off = offset_in_page(sq);
+	r->cq_off = r->sq_off + np_db_off(info, qid, true) -
+		    np_db_off(info, qid, false);
+	r->size = PAGE_ALIGN(r->cq_off + sizeof(u32));
+}
+EXPORT_SYMBOL_IF_KUNIT(np_db_region);
+
+/**
  * np_qid_alloc() - take a free qid in a range
  * @map: held qids, indexed by qid
  * @first: first qid of the range
@@ -371,8 +399,6 @@ int np_qid_alloc(unsigned long *map, unsigned int first, unsigned int nr,
 {
 	unsigned long end = (unsigned long)first + nr, qid;
 
-	if (end > NP_QID_BITS)
-		return -ENOSPC;
 	if (want) {
 		if (want < first || want >= end)
 			return -EINVAL;

@@ -170,11 +170,17 @@ static int np_med_policy(struct nvme_peer_queue *q, struct np_med *m,
 		m->extents[i].nlb = e->nlb;
 	}
 	for (i = 0; i < pol->nr_windows; i++) {
-		m->windows[i].addr = pol->windows[i].addr;
-		m->windows[i].len = pol->windows[i].len;
+		const struct nvme_peer_window *w = &pol->windows[i];
+
+		/* the data buffer's PRP range is translated: no overlap */
+		if (w->addr < NVME_PEER_PRP_BASE + q->data.size &&
+		    w->addr + w->len > NVME_PEER_PRP_BASE)
+			return -EINVAL;
+		m->windows[i].addr = w->addr;
+		m->windows[i].len = w->len;
 	}
 	if (q->data.size) {
-		m->windows[i].addr = q->data.ctrl_dma;
+		m->windows[i].addr = NVME_PEER_PRP_BASE;
 		m->windows[i].len = q->data.size;
 	}
 
@@ -244,6 +250,7 @@ int np_med_alloc(struct nvme_peer_queue *q)
 	m->free = kcalloc(depth, sizeof(*m->free), GFP_KERNEL);
 	if (!m->slots || !m->free)
 		return -ENOMEM;		/* np_med_start() fills them */
+	m->nr_free = depth - 1;		/* nothing in flight: np_med_idle() */
 
 	ret = np_med_coherent(q, &q->hsq, depth * sizeof(struct nvme_command));
 	if (!ret)
@@ -345,15 +352,26 @@ static void np_med_reject(struct np_med *m, const struct nvme_command *c,
 	WRITE_ONCE(m->rejected, m->rejected + 1);
 }
 
-/* The kernel's address of [@addr, @addr + @len) of the data buffer, or NULL. */
+/*
+ * The kernel's address of [@addr, @addr + @len) of the data buffer, named
+ * as the peer names it (NVME_PEER_PRP_BASE + offset), or NULL.
+ */
 static void *np_med_data(struct nvme_peer_queue *q, u64 addr, u64 len)
 {
-	u64 off = addr - q->data.ctrl_dma;
+	u64 off = addr - NVME_PEER_PRP_BASE;
 
-	if (!q->data.vaddr || addr < q->data.ctrl_dma ||
+	if (!q->data.vaddr || addr < NVME_PEER_PRP_BASE ||
 	    off >= q->data.size || len > q->data.size - off)
 		return NULL;
 	return q->data.vaddr + off;
+}
+
+/* A checked PRP entry as the controller must see it. */
+static __le64 np_med_xlate(struct nvme_peer_queue *q, __le64 prp)
+{
+	u64 off = le64_to_cpu(prp) - NVME_PEER_PRP_BASE;
+
+	return off < q->data.size ? cpu_to_le64(q->data.ctrl_dma + off) : prp;
 }
 
 /*
@@ -408,8 +426,12 @@ static enum np_guard_verdict np_med_check(struct np_med *m,
 
 	if (!n) {
 		v = np_guard_check(&m->policy, c, NULL);
-		if (v == NP_GUARD_OK && c->common.opcode == nvme_cmd_dsm)
-			v = np_med_dsm(m, c, slot);
+		if (v != NP_GUARD_OK)
+			return v;
+		if (c->common.opcode == nvme_cmd_dsm)
+			return np_med_dsm(m, c, slot);
+		c->rw.dptr.prp1 = np_med_xlate(q, c->rw.dptr.prp1);
+		c->rw.dptr.prp2 = np_med_xlate(q, c->rw.dptr.prp2);
 		return v;
 	}
 
@@ -426,9 +448,13 @@ static enum np_guard_verdict np_med_check(struct np_med *m,
 	list.nr = n;
 	list.list_addr = prp2;
 	v = np_guard_check(&m->policy, c, &list);
-	if (v == NP_GUARD_OK)
-		c->rw.dptr.prp2 = cpu_to_le64(q->prp.ctrl_dma +
-					      (u64)slot * NP_GUARD_PAGE_SIZE);
+	if (v != NP_GUARD_OK)
+		return v;
+	c->rw.dptr.prp1 = np_med_xlate(q, c->rw.dptr.prp1);
+	c->rw.dptr.prp2 = cpu_to_le64(q->prp.ctrl_dma +
+				      (u64)slot * NP_GUARD_PAGE_SIZE);
+	while (n--)
+		copy[n] = np_med_xlate(q, copy[n]);
 	return v;
 }
 
@@ -632,6 +658,42 @@ void np_med_stop(struct nvme_peer_queue *q)
 	mutex_unlock(&np_med_lock);
 }
 
+/**
+ * np_med_idle() - whether the controller has finished every forwarded command
+ * @q: a reservation the thread no longer serves (np_med_stop())
+ *
+ * Counts the completions waiting in the hardware CQ, reaped or not: once
+ * they match the commands forwarded and not yet reaped, the controller
+ * holds no command of @q any more.  Only reads.
+ *
+ * Return: true for a direct queue or an idle mediated one.
+ */
+bool np_med_idle(struct nvme_peer_queue *q)
+{
+	struct np_med *m = q->med;
+	struct nvme_completion *hcq;
+	u32 busy, head, n = 0;
+	u16 phase;
+
+	if (!m)
+		return true;
+	mutex_lock(&np_med_lock);
+	hcq = q->hcq.vaddr;
+	busy = m->depth - 1 - m->nr_free;
+	head = m->hcq_head;
+	phase = m->hcq_phase;
+	while (n < busy &&
+	       (le16_to_cpu(READ_ONCE(hcq[head].status)) & 1) == phase) {
+		n++;
+		if (++head == m->depth) {
+			head = 0;
+			phase ^= 1;
+		}
+	}
+	mutex_unlock(&np_med_lock);
+	return n == busy;
+}
+
 /* ---- sysfs -------------------------------------------------------------- */
 
 /**
@@ -697,10 +759,20 @@ ssize_t np_med_show_policy(struct nvme_peer_queue *q, char *buf)
 	for (i = 0; i < p->nr_extents && len < PAGE_SIZE - 128; i++)
 		len += sysfs_emit_at(buf, len, "lba %llu+%llu\n",
 				     p->extents[i].slba, p->extents[i].nlb);
+	/*
+	 * The data buffer as the peer names it; a driver's own windows are
+	 * bus or physical addresses, which a 0444 file does not show.
+	 */
 	len += sysfs_emit_at(buf, len, "windows %u\n", p->nr_windows);
-	for (i = 0; i < p->nr_windows && len < PAGE_SIZE - 64; i++)
-		len += sysfs_emit_at(buf, len, "window %#llx+%#llx\n",
-				     p->windows[i].addr, p->windows[i].len);
+	for (i = 0; i < p->nr_windows && len < PAGE_SIZE - 64; i++) {
+		if (p->windows[i].addr == NVME_PEER_PRP_BASE)
+			len += sysfs_emit_at(buf, len, "window %#llx+%#llx\n",
+					     p->windows[i].addr,
+					     p->windows[i].len);
+		else
+			len += sysfs_emit_at(buf, len, "window driver+%#llx\n",
+					     p->windows[i].len);
+	}
 	return len;
 }
 

@@ -99,7 +99,8 @@ int np_mem_alloc(struct nvme_peer_queue *q, struct np_mem *m,
 	case NVME_PEER_MEM_NONE:
 		return 0;
 	case NVME_PEER_MEM_HOST:
-		m->vaddr = alloc_pages_exact(size, GFP_KERNEL | __GFP_ZERO);
+		m->vaddr = alloc_pages_exact(size, GFP_KERNEL | __GFP_ZERO |
+					     __GFP_NOWARN);
 		if (!m->vaddr)
 			return -ENOMEM;
 		break;
@@ -175,12 +176,16 @@ void np_mem_free(struct nvme_peer_queue *q, struct np_mem *m)
 	}
 }
 
-static phys_addr_t np_db_phys(struct nvme_peer_queue *q, bool cq)
+/**
+ * np_mem_unmap_peer() - drop the peer's mapping of @m, keep the memory
+ * @q: the reservation
+ * @m: the memory
+ */
+void np_mem_unmap_peer(struct nvme_peer_queue *q, struct np_mem *m)
 {
-	const struct nvme_pci_peer_info *info = &q->pctrl->info;
-
-	return info->bar_phys + NVME_REG_DBS +
-		(2 * q->qid + cq) * 4 * info->db_stride;
+	if (m->peer_mapped)
+		np_mem_unmap(&q->peer->dev, &m->peer_sgt);
+	m->peer_mapped = false;
 }
 
 /**
@@ -196,21 +201,22 @@ static phys_addr_t np_db_phys(struct nvme_peer_queue *q, bool cq)
 int np_doorbells_map(struct nvme_peer_queue *q)
 {
 	const struct nvme_pci_peer_info *info = &q->pctrl->info;
-	u64 off = np_db_phys(q, false) - info->bar_phys;
-	size_t len = 8 * info->db_stride;
+	u64 off = np_db_off(info, q->qid, false);
+	u64 cq = np_db_off(info, q->qid, true) - off;
 
 	if (q->peer && device_iommu_mapped(&q->peer->dev)) {
 		q->sq_db_dma = dma_map_resource(&q->peer->dev,
-						np_db_phys(q, false), len,
+						info->bar_phys + off,
+						cq + sizeof(u32),
 						DMA_BIDIRECTIONAL, 0);
 		if (dma_mapping_error(&q->peer->dev, q->sq_db_dma))
 			return -ENOMEM;
-		q->cq_db_dma = q->sq_db_dma + 4 * info->db_stride;
+		q->cq_db_dma = q->sq_db_dma + cq;
 		q->db_mapped = true;
 		return 0;
 	}
 	q->sq_db_dma = info->bar_bus + off;
-	q->cq_db_dma = q->sq_db_dma + 4 * info->db_stride;
+	q->cq_db_dma = q->sq_db_dma + cq;
 	return 0;
 }
 
@@ -219,8 +225,24 @@ void np_doorbells_unmap(struct nvme_peer_queue *q)
 	if (!q->db_mapped)
 		return;
 	dma_unmap_resource(&q->peer->dev, q->sq_db_dma,
-			   8 * q->pctrl->info.db_stride, DMA_BIDIRECTIONAL, 0);
+			   q->cq_db_dma - q->sq_db_dma + sizeof(u32),
+			   DMA_BIDIRECTIONAL, 0);
 	q->db_mapped = false;
+}
+
+/*
+ * Whether @pdev's DMA is translated: it has an IOMMU group *and* its domain
+ * translates.  An identity domain (iommu=pt, iommu.passthrough=1, or a
+ * device the IOMMU driver leaves direct-mapped) lets it reach everything.
+ */
+static bool np_iommu_translates(struct pci_dev *pdev)
+{
+	struct iommu_domain *dom;
+
+	if (!device_iommu_mapped(&pdev->dev))
+		return false;
+	dom = iommu_get_domain_for_dev(&pdev->dev);
+	return dom && (dom->type & __IOMMU_DOMAIN_PAGING);
 }
 
 /* Whether the bridge makes peer-to-peer requests go up, not across. */
@@ -288,7 +310,7 @@ enum nvme_peer_guarantee np_guarantee(struct nvme_peer_queue *q)
 		return NVME_PEER_GUARANTEE_NONE;
 	if (!q->peer)
 		return NVME_PEER_GUARANTEE_CPU;
-	if (!device_iommu_mapped(&q->peer->dev))
+	if (!np_iommu_translates(q->peer))
 		return NVME_PEER_GUARANTEE_NONE;
 	if (np_p2p_below_iommu(q->peer, ctrl) ||
 	    np_same_iommu_group(q->peer, ctrl))

@@ -8,10 +8,12 @@
 #include <linux/kobject.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/nvme.h>
 #include <linux/nvme-peer.h>
 #include <linux/nvme-pci-peer.h>
 #include <linux/scatterlist.h>
 #include <linux/spinlock.h>
+#include <linux/uidgid.h>
 #include <linux/workqueue.h>
 
 #include "guard.h"
@@ -27,6 +29,8 @@
 #endif
 
 #define NP_MAX_DATA_SIZE	(64U << 20)
+/* host buffers are one physically contiguous allocation: the buddy limit */
+#define NP_MAX_HOST_DATA_SIZE	(PAGE_SIZE << (MAX_ORDER - 1))
 #define NP_QID_BITS		65536
 
 /* Life of a reservation; see np_qstate_next(). */
@@ -64,6 +68,12 @@ struct np_create_req {
 
 struct np_med;
 
+/* Who may attach to a reservation an administrator made (sysfs uid=/gid=). */
+struct np_provision {
+	kuid_t uid;			/* INVALID_UID: any user */
+	kgid_t gid;			/* INVALID_GID: any group */
+};
+
 struct np_mem {
 	enum nvme_peer_placement where;
 	size_t size;
@@ -88,6 +98,9 @@ struct nvme_peer_ctrl {
 
 	/* serialises reserve, release and teardown: admin commands run under it */
 	struct mutex lock;
+	/* np_ctrl_forget() runs once: for removal or for unload */
+	struct mutex forget_lock;
+	bool forgotten;
 	/* state of the controller and of its queues; taken from DOWN events */
 	spinlock_t state_lock;
 	/* held (read) while DOWN calls owners; a release waits for them */
@@ -152,13 +165,32 @@ static inline bool np_mediated(const struct nvme_peer_queue *q)
 	return q->params.mode == NVME_PEER_MEDIATED;
 }
 
+/*
+ * Each doorbell's place is computed here only, as nvme-pci's sq_idx() and
+ * cq_idx() do: the byte offset in BAR0 of @qid's SQ tail doorbell (@cq
+ * false) or CQ head doorbell.
+ */
+static inline u64 np_db_off(const struct nvme_pci_peer_info *info, u16 qid,
+			    bool cq)
+{
+	return NVME_REG_DBS + (2ULL * qid + cq) * 4 * info->db_stride;
+}
+
 /* The kernel's mapping of @q's hardware SQ tail (@cq: CQ head) doorbell. */
 static inline u32 __iomem *np_hw_db(const struct nvme_peer_queue *q, bool cq)
 {
 	const struct nvme_pci_peer_info *info = &q->pctrl->info;
 
-	return info->dbs + (2 * q->qid + cq) * info->db_stride;
+	return (void __iomem *)info->dbs + np_db_off(info, q->qid, cq) -
+	       NVME_REG_DBS;
 }
+
+/* The pages holding a queue's two doorbells, for mmap (direct mode). */
+struct np_db_region {
+	phys_addr_t phys;	/* first page */
+	size_t size;		/* whole pages, from the SQ to the CQ doorbell */
+	u32 sq_off, cq_off;	/* the doorbells' offsets in the region */
+};
 
 /* lib.c: pure logic, KUnit-tested */
 int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify);
@@ -168,6 +200,8 @@ const char *np_placement_name(enum nvme_peer_placement where);
 int np_parse_placement(const char *s, enum nvme_peer_placement *where);
 int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cmbsz);
 int np_parse_create(char *buf, struct np_create_req *req);
+void np_db_region(const struct nvme_pci_peer_info *info, u16 qid,
+		  struct np_db_region *r);
 int np_qid_alloc(unsigned long *map, unsigned int first, unsigned int nr,
 		 unsigned int want);
 void np_qid_free(unsigned long *map, unsigned int qid);
@@ -176,6 +210,7 @@ void np_qid_free(unsigned long *map, unsigned int qid);
 int np_mem_alloc(struct nvme_peer_queue *q, struct np_mem *m,
 		 enum nvme_peer_placement where, size_t size);
 void np_mem_free(struct nvme_peer_queue *q, struct np_mem *m);
+void np_mem_unmap_peer(struct nvme_peer_queue *q, struct np_mem *m);
 int np_doorbells_map(struct nvme_peer_queue *q);
 void np_doorbells_unmap(struct nvme_peer_queue *q);
 
@@ -189,6 +224,7 @@ void np_med_free(struct nvme_peer_queue *q);
 void np_med_start(struct nvme_peer_queue *q);
 void np_med_stop(struct nvme_peer_queue *q);
 void np_med_kick(void);
+bool np_med_idle(struct nvme_peer_queue *q);
 ssize_t np_med_show_stats(struct nvme_peer_queue *q, char *buf);
 ssize_t np_med_show_last_reject(struct nvme_peer_queue *q, char *buf);
 ssize_t np_med_show_policy(struct nvme_peer_queue *q, char *buf);
@@ -204,7 +240,8 @@ extern const struct kobj_type np_queue_ktype;
 /* core.c */
 struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 				   const struct nvme_peer_params *p,
-				   enum np_owner owner, u16 want_qid);
+				   enum np_owner owner, u16 want_qid,
+				   const struct np_provision *prov);
 int np_delete_qid(struct nvme_peer_ctrl *pctrl, u16 qid, enum np_owner owner);
 unsigned int np_free_qids(struct nvme_peer_ctrl *pctrl);
 struct nvme_peer_ctrl *np_ctrl_get_by_instance(u32 instance);
@@ -212,6 +249,25 @@ struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
 				  nvme_peer_revoke_fn revoke, void *priv);
 void np_detach(struct nvme_peer_queue *q);
 const char *np_owner_name(enum np_owner owner);
+bool np_ctrl_reset_wait(struct nvme_peer_ctrl *pctrl, bool live);
+
+/* inject.c: fault injection for tests */
+#if IS_ENABLED(CONFIG_NVME_PEER_FAULT_INJECTION)
+void np_inject_reset(struct nvme_peer_ctrl *pctrl);
+int np_inject_admin_error(const struct nvme_command *c);
+void np_inject_init(void);
+void np_inject_exit(void);
+#else
+static inline void np_inject_reset(struct nvme_peer_ctrl *pctrl) { }
+
+static inline int np_inject_admin_error(const struct nvme_command *c)
+{
+	return 0;
+}
+
+static inline void np_inject_init(void) { }
+static inline void np_inject_exit(void) { }
+#endif
 
 /* cdev.c */
 int np_cdev_init(void);

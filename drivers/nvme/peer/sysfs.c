@@ -75,6 +75,7 @@ static ssize_t create_store(struct kobject *kobj, struct kobj_attribute *a,
 			    const char *buf, size_t count)
 {
 	struct nvme_peer_ctrl *pctrl = to_pctrl(kobj);
+	struct np_provision prov = { INVALID_UID, INVALID_GID };
 	struct nvme_peer_queue *q;
 	struct device *peer = NULL;
 	struct np_create_req *req;
@@ -89,6 +90,15 @@ static ssize_t create_store(struct kobject *kobj, struct kobj_attribute *a,
 	ret = np_parse_create(args, req);
 	if (ret)
 		goto out_free;
+	/* an id with no mapping in the writer's namespace is not "anyone" */
+	if (req->has_uid)
+		prov.uid = make_kuid(current_user_ns(), req->uid);
+	if (req->has_gid)
+		prov.gid = make_kgid(current_user_ns(), req->gid);
+	ret = -EINVAL;
+	if ((req->has_uid && !uid_valid(prov.uid)) ||
+	    (req->has_gid && !gid_valid(prov.gid)))
+		goto out_free;
 	if (req->peer[0]) {
 		peer = bus_find_device_by_name(&pci_bus_type, NULL, req->peer);
 		ret = -ENODEV;
@@ -96,18 +106,10 @@ static ssize_t create_store(struct kobject *kobj, struct kobj_attribute *a,
 			goto out_free;
 		req->p.peer = to_pci_dev(peer);
 	}
-	q = np_reserve(pctrl, &req->p, NP_OWNER_SYSFS, req->qid);
+	q = np_reserve(pctrl, &req->p, NP_OWNER_SYSFS, req->qid,
+		       req->has_uid || req->has_gid ? &prov : NULL);
 	put_device(peer);
 	ret = PTR_ERR_OR_ZERO(q);
-	if (!ret && (req->has_uid || req->has_gid)) {
-		spin_lock(&pctrl->state_lock);
-		q->uid = req->has_uid ? make_kuid(current_user_ns(), req->uid) :
-					INVALID_UID;
-		q->gid = req->has_gid ? make_kgid(current_user_ns(), req->gid) :
-					INVALID_GID;
-		q->provisioned = true;
-		spin_unlock(&pctrl->state_lock);
-	}
 out_free:
 	kfree(args);
 	kfree(req);

@@ -54,6 +54,14 @@ struct nvme_peer_lba_range {
 	__u64 nlb;
 };
 
+/*
+ * Mediated mode: the data buffer as the peer names it in PRP entries.  The
+ * kernel copies every command anyway and puts the controller's real address
+ * in the copy, so no process learns where the buffer is in memory.
+ * Offset N of the buffer is NVME_PEER_PRP_BASE + N, for every reservation.
+ */
+#define NVME_PEER_PRP_BASE	0x0010000000000000ULL
+
 /* NVME_PEER_IOC_RESERVE flags */
 #define NVME_PEER_RESERVE_PEER	(1U << 0)	/* peer_domain/peer_bdf valid */
 
@@ -73,7 +81,8 @@ struct nvme_peer_lba_range {
  * @peer_domain: PCI domain of the peer device (NVME_PEER_RESERVE_PEER)
  * @peer_bdf: bus << 8 | devfn of the peer device (NVME_PEER_RESERVE_PEER)
  * @rsvd2: 0
- * @data_size: bytes, a page multiple up to 64 MiB (0 without data buffer)
+ * @data_size: bytes, a page multiple up to 64 MiB, up to 4 MiB in host
+ *	memory (0 without data buffer)
  * @mode: NVME_PEER_MODE_*; direct needs CAP_SYS_RAWIO and the module
  *	parameter nvme_peer.allow_direct=1
  * @opcodes: NVME_PEER_OPS_* a mediated queue may use; 0: Read only
@@ -135,6 +144,8 @@ struct nvme_peer_attach {
 #define NVME_PEER_REVOKE_CTRL_DOWN	4
 #define NVME_PEER_REVOKE_REMOVED	5
 #define NVME_PEER_REVOKE_UNLOAD		6
+#define NVME_PEER_REVOKE_NAMESPACE	7	/* format/size/attachment */
+#define NVME_PEER_REVOKE_PEER_REMOVED	8	/* peer or memory device gone */
 
 /* struct nvme_peer_info.flags */
 #define NVME_PEER_INFO_DB_MAP	(1U << 0)	/* db region may be mapped */
@@ -162,8 +173,9 @@ struct nvme_peer_attach {
  * @db_size: its length (one page)
  * @sq_db_in_page: byte offset of the SQ tail doorbell in that page
  * @cq_db_in_page: byte offset of the CQ head doorbell in that page
- * @data_ctrl_addr: the data buffer as the controller sees it: the address
- *	to put in PRP entries
+ * @data_ctrl_addr: the address of the data buffer to put in PRP entries:
+ *	NVME_PEER_PRP_BASE in mediated mode, the buffer's address as the
+ *	controller sees it in direct mode
  * @sq_addr: bus address of the SQ as the peer sees it (CAP_SYS_ADMIN)
  * @cq_addr: bus address of the CQ as the peer sees it (CAP_SYS_ADMIN)
  * @data_addr: bus address of the data buffer for the peer (CAP_SYS_ADMIN)

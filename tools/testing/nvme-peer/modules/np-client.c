@@ -210,6 +210,7 @@ static const struct file_operations reserve_fops = {
 
 static const char * const npc_reasons[] = {
 	"none", "release", "admin", "reset", "ctrl-down", "removed", "unload",
+	"namespace", "peer-removed",
 };
 
 static int status_show(struct seq_file *m, void *v)

@@ -231,8 +231,10 @@ static void np_build(const struct np_gcmd *g, __u64 data, struct npq_sqe *e,
 		e->dw[0] |= 1 << 8;
 	if (g->flags & F_SGL)
 		e->dw[0] |= 1 << 14;
-	if (g->flags & F_MPTR)
+	if (g->flags & F_MPTR) {	/* MPTR: the data buffer, all 64 bits */
 		e->dw[4] = (__u32)data;
+		e->dw[5] = data >> 32;
+	}
 	if (g->flags & F_RSVD)
 		e->dw[2] = 1;
 	if (g->flags & F_LIST)
@@ -269,7 +271,7 @@ static int np_data_ok(const struct np_gcmd *g, void *data, unsigned char *disk)
 
 TEST_F(guard, policy_mode_and_guarantee_in_sysfs)
 {
-	char path[160], buf[4096];
+	char path[160], buf[4096], want[80];
 
 	EXPECT_EQ(NVME_PEER_MODE_MEDIATED, self->g.info.mode);
 	EXPECT_TRUE(self->g.info.flags & NVME_PEER_INFO_MEDIATED);
@@ -286,7 +288,11 @@ TEST_F(guard, policy_mode_and_guarantee_in_sysfs)
 	EXPECT_NE(NULL, strstr(buf, "nsid 1\n"));
 	EXPECT_NE(NULL, strstr(buf, "opcodes 0x4\n"));	/* Read only */
 	EXPECT_NE(NULL, strstr(buf, "extents 2\nlba 327680+64\nlba 327808+64\n"));
-	EXPECT_NE(NULL, strstr(buf, "windows 1\n"));
+	/* the data buffer as the peer names it, never its real address */
+	snprintf(want, sizeof(want), "windows 1\nwindow %#llx+%#x",
+		 NVME_PEER_PRP_BASE, DATA_SIZE);
+	EXPECT_NE(NULL, strstr(buf, want));
+	EXPECT_EQ(NVME_PEER_PRP_BASE, self->g.info.data_ctrl_addr);
 	snprintf(path, sizeof(path), "%s/last_reject", self->dir);
 	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
 	EXPECT_STREQ("none", buf);

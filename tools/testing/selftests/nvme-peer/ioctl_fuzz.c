@@ -112,6 +112,7 @@ TEST_F_TIMEOUT(fuzz, every_ioctl, 1200)
 	for (i = 0; i < calls; i++) {
 		unsigned long cmd;
 		unsigned int size;
+		int spent;
 		void *arg = buf;
 		long ret;
 
@@ -179,8 +180,15 @@ TEST_F_TIMEOUT(fuzz, every_ioctl, 1200)
 				counts[k]++;
 		}
 		/* do not sit on one reservation for long */
-		if (np_rnd() % 64 == 0)
-			ioctl(fd, NVME_PEER_IOC_RELEASE, 0);
+		spent = !ret && cmd == NVME_PEER_IOC_RELEASE;
+		if (np_rnd() % 64 == 0 && !ioctl(fd, NVME_PEER_IOC_RELEASE, 0))
+			spent = 1;
+		/* a file is good for one reservation: go on with a new one */
+		if (spent) {
+			close(fd);
+			fd = open("/dev/nvme-peer", O_RDWR);
+			ASSERT_LE(0, fd);
+		}
 	}
 	close(fd);
 	EXPECT_EQ(0, np_write(PEER "/delete", "%d", last));

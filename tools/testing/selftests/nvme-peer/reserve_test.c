@@ -535,4 +535,224 @@ TEST_F(np, pci_remove_rescan_revokes)
 	EXPECT_EQ(0, np_io(qid, 'r', 0, 8, 0));
 }
 
+#define NP_INJECT "/sys/kernel/debug/nvme-peer"
+
+/* Reset the controller through sysfs and wait until it is back. */
+static int np_reset(struct np_ctx *c)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/reset_controller",
+		 c->name);
+	if (np_write(path, "1"))
+		return -EIO;
+	return np_ctx_init(c);
+}
+
+/* np-client's data buffer (of the queue its last I/O used), or -errno. */
+static int np_client_data(void *buf, size_t len)
+{
+	int fd = open(NP_DBG_CLIENT "/data", O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len);
+	n = n < 0 ? -errno : n;
+	close(fd);
+	return n;
+}
+
+/*
+ * A reset between the check that the controller is live and the Create
+ * (injected: QEMU cannot time it): the Create runs on the controller's
+ * next run.  The reservation fails with -EAGAIN and must not leave a queue
+ * behind on the controller: the same qid is created again at once.
+ */
+TEST_F(np, reset_racing_create_leaves_no_queue)
+{
+	struct np_ctx *c = &self->c;
+	int qid;
+
+	ASSERT_EQ(0, np_write(NP_INJECT "/reset_before_create", "1"));
+	EXPECT_EQ(-EAGAIN, np_create(c, "nsid=1 qid=%d", c->first));
+	ASSERT_EQ(0, np_ctx_init(c));
+	EXPECT_EQ(0, np_create(c, "nsid=1 qid=%d", c->first));
+	EXPECT_EQ(c->nr - 1, np_attr(c, "free"));
+	/* the in-kernel API, and I/O on the qid created again */
+	ASSERT_EQ(0, np_delete(c, c->first));
+	ASSERT_EQ(0, np_write(NP_INJECT "/reset_before_create", "1"));
+	EXPECT_EQ(-EAGAIN, np_client_reserve(c, "host", "host", "host", "cpu"));
+	ASSERT_EQ(0, np_ctx_init(c));
+	qid = np_client_reserve(c, "host", "host", "host", "cpu");
+	EXPECT_EQ(c->first, qid);
+	EXPECT_EQ(0, np_io(qid, 'w', 24, 8, 4));
+	EXPECT_EQ(0, np_io(qid, 'r', 24, 8, 0));
+}
+
+/*
+ * Removal of a controller whose reservation a reset already revoked: no
+ * second callback, and the owner's host memory stays until it releases
+ * (only the controller's own memory goes with the controller).
+ */
+TEST_F(np, removal_keeps_a_revoked_queues_host_memory)
+{
+	struct np_ctx *c = &self->c;
+	char path[256], line[256];
+	static char before[8192], after[8192];
+	int qid;
+
+	qid = np_client_reserve(c, "host", "host", "host", "cpu");
+	ASSERT_LE(c->first, qid);
+	ASSERT_EQ(0, np_io(qid, 'w', 40, 16, 9));
+	ASSERT_EQ(8192, np_client_data(before, sizeof(before)));
+	ASSERT_EQ(0, np_reset(c));
+	ASSERT_EQ(0, np_client_status(qid, line, sizeof(line)));
+	EXPECT_NE(NULL, strstr(line, "reason=reset callbacks=1"))
+		TH_LOG("%s", line);
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", c->pci);
+	ASSERT_EQ(0, np_write(path, "1"));
+	ASSERT_EQ(0, np_client_status(qid, line, sizeof(line)));
+	EXPECT_NE(NULL, strstr(line, "reason=reset callbacks=1"))
+		TH_LOG("%s", line);
+	EXPECT_EQ(8192, np_client_data(after, sizeof(after)));
+	EXPECT_EQ(0, memcmp(before, after, sizeof(before)));
+	ASSERT_EQ(0, np_write(NP_DBG_CLIENT "/release", "all"));
+	ASSERT_EQ(0, np_write("/sys/bus/pci/rescan", "1"));
+	ASSERT_EQ(0, np_ctx_init(c));
+}
+
+/* qN/ files are read while their reservation goes away: no use after free. */
+static void *np_read_qfiles(void *p)
+{
+	struct np_thread_arg *a = p;
+	static const char * const files[] = { "policy", "stats", "last_reject",
+					      "state", "data_size" };
+	char buf[4096];
+	int i = 0;
+
+	while (!__atomic_load_n(a->stop, __ATOMIC_RELAXED))
+		np_qattr(a->c, a->qid, files[i++ % ARRAY_SIZE(files)], buf,
+			 sizeof(buf));
+	return NULL;
+}
+
+TEST_F(np, qfiles_read_while_deleted)
+{
+	struct np_ctx *c = &self->c;
+	struct np_thread_arg a = { c, c->first, 0, 0, NULL };
+	pthread_t th[2];
+	int stop = 0, i;
+
+	a.stop = &stop;
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, np_read_qfiles, &a));
+	for (i = 0; i < 40; i++) {
+		EXPECT_EQ(0, np_create(c, "nsid=1 data=host data_size=8192 depth=8 qid=%d",
+				       c->first));
+		EXPECT_EQ(0, np_delete(c, c->first));
+	}
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+}
+
+/* Host data buffers are one contiguous allocation: 4 MiB at most, said so. */
+TEST_F(np, host_data_buffer_limit)
+{
+	struct np_ctx *c = &self->c;
+
+	EXPECT_EQ(-EINVAL, np_create(c, "nsid=1 data=host data_size=%d",
+				     64 << 20));
+	EXPECT_EQ(-EINVAL, np_create(c, "nsid=1 data=host data_size=%d",
+				     (4 << 20) + 4096));
+	EXPECT_EQ(c->nr, np_attr(c, "free"));
+	EXPECT_EQ(0, np_create(c, "nsid=1 data=host data_size=%d qid=%d",
+			       4 << 20, c->first));
+	EXPECT_EQ(0, np_create(c, "nsid=1 data=cmb data_size=%d qid=%d",
+			       32 << 20, c->first + 1));
+}
+
+/* Write @bdf to a driver's bind or unbind file; -ETIMEDOUT if it hangs. */
+static int np_driver_op(const char *op, const char *bdf, int secs)
+{
+	char path[128];
+	pid_t child;
+	int status, i;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/drivers/np-accel/%s", op);
+	child = fork();
+	if (child == 0)
+		_exit(np_write(path, "%s", bdf) ? 1 : 0);
+	for (i = 0; i < secs * 10; i++) {
+		if (waitpid(child, &status, WNOHANG) == child)
+			return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
+		usleep(100000);
+	}
+	return -ETIMEDOUT;
+}
+
+/*
+ * The peer device leaves while a reservation holds its memory (ivshmem's
+ * P2PDMA BAR) or names it as the peer (edu): the reservation is revoked
+ * with reason "peer-removed" and the unbind completes, instead of waiting
+ * forever for the P2PDMA pages.
+ */
+TEST_F(np, unbinding_the_peer_revokes)
+{
+	struct np_ctx *c = &self->c;
+	const char *ivshmem = np_ivshmem_pci(), *edu = np_edu_pci();
+	char line[256], bdf[2][32];
+	int q[2], i;
+
+	ASSERT_NE(NULL, ivshmem);
+	ASSERT_NE(NULL, edu);
+	snprintf(bdf[0], sizeof(bdf[0]), "%s", ivshmem);
+	snprintf(bdf[1], sizeof(bdf[1]), "%s", edu);
+	if (!strcmp(np_topology(), "rootports"))
+		SKIP(return, "no peer-to-peer path across root ports");
+	q[0] = np_client_reserve(c, "peer", "host", "peer", bdf[0]);
+	ASSERT_LE(c->first, q[0]);
+	q[1] = np_client_reserve(c, "host", "host", "host", bdf[1]);
+	ASSERT_LE(c->first, q[1]);
+	ASSERT_EQ(0, np_io(q[0], 'w', 56, 8, 6));
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, np_driver_op("unbind", bdf[i], 20))
+			TH_LOG("unbinding %s hangs", bdf[i]);
+		ASSERT_EQ(0, np_client_status(q[i], line, sizeof(line)));
+		EXPECT_NE(NULL, strstr(line, "state=revoked reason=peer-removed callbacks=1"))
+			TH_LOG("%s", line);
+		EXPECT_EQ(-ENXIO, np_io(q[i], 'r', 56, 8, 0));
+	}
+	ASSERT_EQ(0, np_write(NP_DBG_CLIENT "/release", "all"));
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, np_driver_op("bind", bdf[i], 20));
+	q[0] = np_client_reserve(c, "peer", "host", "peer", bdf[0]);
+	ASSERT_LE(c->first, q[0]);
+	EXPECT_EQ(0, np_io(q[0], 'r', 56, 8, 0));
+}
+
+/*
+ * The controller refuses to delete a queue while nvme-peer unloads
+ * (injected): its memory can be neither freed nor kept, so nvme-peer resets
+ * the controller, which destroys every queue, and then frees it.  After
+ * reloading, the same qid is created again.
+ */
+TEST_F(np, unload_resets_a_controller_that_keeps_a_queue)
+{
+	struct np_ctx *c = &self->c;
+
+	ASSERT_EQ(0, np_create(c, "nsid=1 qid=%d", c->first));
+	ASSERT_EQ(0, np_sys("rmmod np-client"));
+	ASSERT_EQ(0, np_write(NP_INJECT "/fail_delete", "1"));
+	ASSERT_EQ(0, np_sys("dmesg -c > /dev/null"));
+	ASSERT_EQ(0, np_sys("rmmod nvme-peer"));
+	EXPECT_EQ(0, np_sys("dmesg | grep -q 'resetting the controller to delete peer queues'"));
+	ASSERT_EQ(0, np_sys("modprobe nvme-peer allow_direct=1"));
+	ASSERT_EQ(0, np_ctx_init(c));
+	EXPECT_EQ(0, np_create(c, "nsid=1 qid=%d", c->first));
+	ASSERT_EQ(0, np_sys("modprobe np-client"));
+}
+
 TEST_HARNESS_MAIN

@@ -105,4 +105,36 @@ TEST(host_queue_io_works_everywhere)
 	free(blk);
 }
 
+/*
+ * The guarantee a mediated queue reports for the edu device as its peer:
+ * "iommu" only when an IOMMU translates the peer's DMA on every path.
+ * With iommu.passthrough=1 the peers have IOMMU groups but identity
+ * domains: they reach all memory, so the answer is "none".
+ */
+TEST(guarantee_follows_the_iommu_domain)
+{
+	const char *topo = np_topology();
+	const char *edu = np_edu_pci(), *edu2 = np_find_pci(0x1234, 0x11e8, 1);
+	int iommu = !strcmp(topo, "iommu");
+	char dir[128], path[300], buf[64];
+	int qid;
+
+	ASSERT_EQ(0, np_peer_dir(dir, sizeof(dir)));
+	ASSERT_NE(NULL, edu);
+	snprintf(path, sizeof(path), "%s/first_qid", dir);
+	qid = np_read_num(path);
+	np_delete_all(dir);
+	ASSERT_EQ(0, np_do(dir, "create", "nsid=1 peer=%s", edu));
+	snprintf(path, sizeof(path), "%s/q%d/guarantee", dir, qid);
+	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ(iommu ? "iommu-switch" : "none", buf);
+	if (edu2) {
+		np_delete_all(dir);
+		ASSERT_EQ(0, np_do(dir, "create", "nsid=1 peer=%s", edu2));
+		ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
+		EXPECT_STREQ(iommu ? "iommu" : "none", buf);
+	}
+	np_delete_all(dir);
+}
+
 TEST_HARNESS_MAIN

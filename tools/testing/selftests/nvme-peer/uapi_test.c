@@ -135,6 +135,39 @@ TEST(reserve_query_release)
 	close(fd);
 }
 
+/*
+ * A file is good for one reservation: after RELEASE it is spent, so that
+ * nothing mapped from it can reach a later reservation's memory.  It says
+ * so (-EBUSY) instead of handing out a reservation it would then report
+ * revoked (POLLERR, SIGBUS, ENXIO).
+ */
+TEST(released_file_is_spent)
+{
+	struct nvme_peer_info info;
+	struct pollfd pfd;
+	int fd = np_open(), qid, nr = np_read_num(PEER "/nr_qids");
+
+	ASSERT_LE(0, fd);
+	qid = np_reserve(fd, NVME_PEER_PLACE_HOST, NVME_PEER_PLACE_HOST,
+			 NVME_PEER_PLACE_HOST, 4096);
+	ASSERT_LT(0, qid);
+	ASSERT_EQ(0, ioctl(fd, NVME_PEER_IOC_RELEASE, 0));
+	EXPECT_EQ(-EBUSY, np_reserve(fd, NVME_PEER_PLACE_HOST,
+				     NVME_PEER_PLACE_HOST, 0, 0));
+	EXPECT_EQ(-EBUSY, np_attach(fd, qid));
+	EXPECT_EQ(nr, np_free());	/* nothing was reserved */
+	EXPECT_EQ(-ENXIO, np_query(fd, &info));
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN | POLLPRI };
+	EXPECT_EQ(0, poll(&pfd, 1, 0));	/* nothing to report: no POLLERR */
+	close(fd);
+	/* a new open works as always */
+	fd = np_open();
+	ASSERT_LE(0, fd);
+	EXPECT_LT(0, np_reserve(fd, NVME_PEER_PLACE_HOST, NVME_PEER_PLACE_HOST,
+				0, 0));
+	close(fd);
+}
+
 static int np_reserve_mode(int fd, __u32 mode, __u32 opcodes)
 {
 	struct nvme_peer_reserve r = {
@@ -250,8 +283,10 @@ static int np_user_checks(void *arg)
 		return 6;
 	if (np_attach(fd, qid) != -EBUSY)
 		return 7;
+	/* no physical or bus address: PRPs name NVME_PEER_PRP_BASE + offset */
 	if (np_query(fd, &info) || info.qid != qid || info.sq_addr ||
-	    info.sq_db_addr || !info.data_ctrl_addr)
+	    info.cq_addr || info.data_addr || info.sq_db_addr ||
+	    info.cq_db_addr || info.data_ctrl_addr != NVME_PEER_PRP_BASE)
 		return 8;
 	/* mediated: the shadow doorbell page is the queue's own */
 	if (!(info.flags & NVME_PEER_INFO_DB_MAP) ||

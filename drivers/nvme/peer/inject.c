@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvme-peer fault injection (CONFIG_NVME_PEER_FAULT_INJECTION), for tests:
+ * events QEMU cannot produce at a chosen instant.  debugfs nvme-peer/:
+ *
+ *   reset_before_create  the next N Creates of a hardware queue first reset
+ *                        the controller and wait for it to come back, as if
+ *                        a reset raced the reservation
+ *   fail_delete          the next N Delete SQ/CQ commands fail as if the
+ *                        controller had refused them (not sent)
+ */
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
+#include <linux/nvme.h>
+
+#include "nvme.h"
+#include "nvme-peer.h"
+
+static atomic_t np_inject_resets = ATOMIC_INIT(0);
+static atomic_t np_inject_delete_errors = ATOMIC_INIT(0);
+static struct dentry *np_inject_dir;
+
+/* Take one from @count if it is not 0. */
+static bool np_inject_take(atomic_t *count)
+{
+	return atomic_add_unless(count, -1, 0);
+}
+
+void np_inject_reset(struct nvme_peer_ctrl *pctrl)
+{
+	if (!np_inject_take(&np_inject_resets))
+		return;
+	dev_info(pctrl->ctrl->device, "nvme-peer: injected reset before Create\n");
+	np_ctrl_reset_wait(pctrl, true);
+}
+
+int np_inject_admin_error(const struct nvme_command *c)
+{
+	if ((c->common.opcode == nvme_admin_delete_sq ||
+	     c->common.opcode == nvme_admin_delete_cq) &&
+	    np_inject_take(&np_inject_delete_errors))
+		return NVME_SC_INTERNAL;
+	return 0;
+}
+
+void np_inject_init(void)
+{
+	np_inject_dir = debugfs_create_dir("nvme-peer", NULL);
+	debugfs_create_atomic_t("reset_before_create", 0600, np_inject_dir,
+				&np_inject_resets);
+	debugfs_create_atomic_t("fail_delete", 0600, np_inject_dir,
+				&np_inject_delete_errors);
+}
+
+void np_inject_exit(void)
+{
+	debugfs_remove_recursive(np_inject_dir);
+}
