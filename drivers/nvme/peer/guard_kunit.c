@@ -331,6 +331,12 @@ static const struct np_field_case np_field_cases[] = {
 	  0, 0, FLD },
 	{ "order mptr>nsid", K_READ, { M(4, 0, 8), M(1, ALL, 2) }, 0, 0, FLD },
 	{ "order nsid>max_nlb", K_READ, { M(1, ALL, 2) }, 7, 0, NSID },
+	/* nsid 2 and NLB 16 over max_nlb 8: Invalid Namespace, not Field */
+	{ "order nsid>max_nlb, nlb 16", K_WRITE,
+	  { M(1, ALL, 2), M(12, 0xffff, 15) }, 8, 0, NSID },
+	{ "order nsid>max_nlb, nsid 0", K_READ,
+	  { M(1, ALL, 0), M(12, 0xffff, 15) }, 8, 0, NSID },
+	{ "order nsid>max_nlb, wz", K_WZ, { M(1, ALL, 2) }, 4, 0, NSID },
 	{ "order max_nlb>lba", K_READ, { M(10, ALL, 0) }, 7, 0, FLD },
 	{ "order lba>prp", K_READ, { M(10, ALL, 0), M(6, ALL, 0x100002) },
 	  0, 0, LBA },
