@@ -30,17 +30,16 @@
  *     (entry page aligned: PRP_OFFSET, inside a window: DATA_WINDOW).
  *
  * Limits, by design:
- *  - SGLs are refused (PSDT != 0 is BAD_FIELD) even with NP_POLICY_ALLOW_SGL.
+ *  - SGLs, fused commands and metadata pointers are always refused: PSDT
+ *    != 0, FUSE != 0 and MPTR != 0 are BAD_FIELD, whatever the policy.  The
+ *    guard parses no SGL, the metadata size is not part of the policy, and
+ *    a fused pair would have to be checked and forwarded whole (Compare is
+ *    not understood anyway).
  *  - PRP lists must fit in one list page: a transfer whose list would need
  *    chaining is BAD_FIELD.  The memory page size is 4 KiB (CC.MPS = 0).
  *  - Every data segment must lie inside a single window; a segment is the
  *    bytes the controller moves for one PRP entry (the last entry may cover
  *    less than a page).
- *  - With NP_POLICY_ALLOW_METADATA, MPTR is passed through unchecked: the
- *    metadata size is not part of the policy.  Only allow metadata when the
- *    format has none in a separate buffer, or when DMA is otherwise confined.
- *  - With NP_POLICY_ALLOW_FUSED, FUSE 01b/10b pass; 11b is reserved and is
- *    refused.  Compare is not understood, so no complete fused pair can pass.
  *  - Dataset Management: np_guard_check() checks the PRPs of the range
  *    list; the ranges live in peer memory, so the caller copies them and
  *    checks the copy with np_guard_dsm_ranges(), then submits the copy
@@ -67,7 +66,6 @@
 
 #define NP_CDW0_OPC		0x000000ffU
 #define NP_CDW0_FUSE		0x00000300U
-#define NP_CDW0_FUSE_SHIFT	8
 #define NP_CDW0_RSVD_PSDT	0x0000fc00U	/* reserved 13:10, PSDT 15:14 */
 
 #define NP_CDW12_NLB		0x0000ffffU
@@ -579,22 +577,20 @@ np_prps_check(const struct np_policy *p, u64 prp1, u64 prp2, u64 len,
 	return NP_GUARD_OK;
 }
 
-/* Step 2 of the check order: reserved and unsupported fields. */
-static bool np_fields_bad(const struct np_policy *p, const void *sqe)
+/*
+ * Step 2 of the check order: reserved and unsupported fields.  FUSE, PSDT
+ * and MPTR must be zero: no policy allows fused commands, SGLs or metadata.
+ */
+static bool np_fields_bad(const void *sqe)
 {
 	const __le32 *dw = sqe;
 	const __le64 *qw = sqe;
 	u32 dw0 = le32_to_cpu(dw[NP_DW_CDW0]);
-	u32 fuse = (dw0 & NP_CDW0_FUSE) >> NP_CDW0_FUSE_SHIFT;
 	u32 cdw12 = le32_to_cpu(dw[NP_DW_CDW12]);
 
-	if (dw0 & NP_CDW0_RSVD_PSDT)
+	if (dw0 & (NP_CDW0_FUSE | NP_CDW0_RSVD_PSDT))
 		return true;
-	if (fuse && (fuse == 3 || !(p->flags & NP_POLICY_ALLOW_FUSED)))
-		return true;
-	if (qw[NP_QW_CDW2_3])
-		return true;
-	if (qw[NP_QW_MPTR] && !(p->flags & NP_POLICY_ALLOW_METADATA))
+	if (qw[NP_QW_CDW2_3] || qw[NP_QW_MPTR])
 		return true;
 
 	switch (dw0 & NP_CDW0_OPC) {
@@ -634,7 +630,7 @@ np_guard_check_full(const struct np_policy *p, const void *sqe,
 
 	if (!np_opcode_ok(p, opc))
 		return NP_GUARD_BAD_OPCODE;
-	if (np_fields_bad(p, sqe))
+	if (np_fields_bad(sqe))
 		return NP_GUARD_BAD_FIELD;
 	if (nsid != p->nsid || nsid == 0 || nsid == 0xffffffff)
 		return NP_GUARD_BAD_NSID;

@@ -81,10 +81,6 @@ struct np_window {
 	u64 len;
 };
 
-#define NP_POLICY_ALLOW_SGL		BIT(0)	/* accepted, but SGLs are still refused */
-#define NP_POLICY_ALLOW_METADATA	BIT(1)	/* MPTR may be set; NOT validated */
-#define NP_POLICY_ALLOW_FUSED		BIT(2)	/* FUSE 01b/10b may be set */
-
 /**
  * struct np_policy - what the commands of one peer queue may do
  * @nsid: the one namespace allowed (never 0 or 0xffffffff)
@@ -96,7 +92,6 @@ struct np_window {
  * @windows: DMA address ranges, sorted and merged, see np_windows_prepare()
  * @nr_windows: number of @windows; 0 refuses every command with data
  * @max_nlb: largest 1-based NLB a command may carry; 0 means 65536
- * @flags: NP_POLICY_ALLOW_*
  * @fast_qw0: by CDW0 bits 1:0, the first quadword (CDW0 | NSID << 32),
  *	command identifier masked off, of a command the fast path takes; a
  *	value no quadword can have when the opcode is not taken
@@ -126,7 +121,6 @@ struct np_policy {
 	const struct np_window *windows;
 	u32 nr_windows;
 	u32 max_nlb;
-	u32 flags;
 
 	/* derived by np_policy_init() */
 	u64 fast_qw0[4];
@@ -162,9 +156,10 @@ struct np_prp_list {
  * @NP_GUARD_OK: the command may reach the controller
  * @NP_GUARD_BAD_OPCODE: not understood or not allowed (SC 0x01 Invalid
  *	Command Opcode)
- * @NP_GUARD_BAD_FIELD: reserved bits, PSDT/SGL, FUSE, MPTR, a data pointer
- *	where none belongs, NLB over max_nlb, a chained PRP list (SC 0x02
- *	Invalid Field in Command)
+ * @NP_GUARD_BAD_FIELD: reserved bits, PSDT != 0 (SGL), FUSE != 0, MPTR
+ *	!= 0, a data pointer where none belongs, NLB over max_nlb, a chained
+ *	PRP list (SC 0x02 Invalid Field in Command); no policy can allow SGLs,
+ *	fused commands or metadata pointers
  * @NP_GUARD_BAD_NSID: not the policy's namespace; 0 and 0xffffffff never
  *	are (SC 0x0b Invalid Namespace or Format)
  * @NP_GUARD_LBA_RANGE: the LBAs are not all inside one extent and the

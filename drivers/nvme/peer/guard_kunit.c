@@ -155,18 +155,17 @@ static bool np_ref_bits(u32 v, int lo, int hi)
 	return false;
 }
 
-static bool np_ref_fields_bad(const struct np_policy *p, const u32 *dw)
+/* FUSE, PSDT and MPTR must be zero: no policy allows them. */
+static bool np_ref_fields_bad(const u32 *dw)
 {
-	u32 opc = dw[0] & 0xff, fuse = (dw[0] >> 8) & 3;
+	u32 opc = dw[0] & 0xff, fuse = (dw[0] >> 8) & 3, psdt = (dw[0] >> 14) & 3;
 	int i;
 
-	if (np_ref_bits(dw[0], 10, 15))
-		return true;
-	if (fuse == 3 || (fuse && !(p->flags & NP_POLICY_ALLOW_FUSED)))
+	if (fuse || psdt || np_ref_bits(dw[0], 10, 13))
 		return true;
 	if (dw[2] || dw[3])
 		return true;
-	if ((dw[4] || dw[5]) && !(p->flags & NP_POLICY_ALLOW_METADATA))
+	if (dw[4] || dw[5])
 		return true;
 	switch (opc) {
 	case 0x00:
@@ -211,7 +210,7 @@ static enum np_guard_verdict np_ref_check(const struct np_policy *p,
 		return NP_GUARD_BAD_OPCODE;
 	if (!(p->opcodes[opc / 64] & BIT_ULL(opc % 64)))
 		return NP_GUARD_BAD_OPCODE;
-	if (np_ref_fields_bad(p, dw))
+	if (np_ref_fields_bad(dw))
 		return NP_GUARD_BAD_FIELD;
 	if (dw[1] != p->nsid || dw[1] == 0 || dw[1] == 0xffffffff)
 		return NP_GUARD_BAD_NSID;
@@ -262,7 +261,6 @@ struct np_field_case {
 	const char *name;
 	enum np_t_kind kind;
 	struct np_t_mod mod[3];
-	u32 flags;
 	u32 max_nlb;
 	u64 opcodes;	/* 0: the five known ones */
 	enum np_guard_verdict want;
@@ -270,9 +268,6 @@ struct np_field_case {
 
 #define M(w, clr, set)	{ w, clr, set }
 #define ALL		0xffffffff
-#define FUSED		NP_POLICY_ALLOW_FUSED
-#define META		NP_POLICY_ALLOW_METADATA
-#define SGL		NP_POLICY_ALLOW_SGL
 #define OK		NP_GUARD_OK
 #define OPC		NP_GUARD_BAD_OPCODE
 #define FLD		NP_GUARD_BAD_FIELD
@@ -282,135 +277,143 @@ struct np_field_case {
 #define WIN		NP_GUARD_DATA_WINDOW
 
 static const struct np_field_case np_field_cases[] = {
-	{ "read", K_READ, {}, 0, 0, 0, OK },
-	{ "write", K_WRITE, {}, 0, 0, 0, OK },
-	{ "cid ffff", K_READ, { M(0, 0, 0xffff0000) }, 0, 0, 0, OK },
-	{ "fuse 01", K_READ, { M(0, 0, 1 << 8) }, 0, 0, 0, FLD },
-	{ "fuse 10", K_READ, { M(0, 0, 2 << 8) }, 0, 0, 0, FLD },
-	{ "fuse 11", K_READ, { M(0, 0, 3 << 8) }, 0, 0, 0, FLD },
-	{ "fuse 01 allowed", K_READ, { M(0, 0, 1 << 8) }, FUSED, 0, 0, OK },
-	{ "fuse 10 allowed", K_WRITE, { M(0, 0, 2 << 8) }, FUSED, 0, 0, OK },
-	{ "fuse 11 allowed", K_READ, { M(0, 0, 3 << 8) }, FUSED, 0, 0, FLD },
-	{ "cdw0 bit 10", K_READ, { M(0, 0, 1 << 10) }, 0, 0, 0, FLD },
-	{ "cdw0 bit 11", K_READ, { M(0, 0, 1 << 11) }, 0, 0, 0, FLD },
-	{ "cdw0 bit 12", K_READ, { M(0, 0, 1 << 12) }, 0, 0, 0, FLD },
-	{ "cdw0 bit 13", K_READ, { M(0, 0, 1 << 13) }, 0, 0, 0, FLD },
-	{ "psdt 01", K_READ, { M(0, 0, 1 << 14) }, 0, 0, 0, FLD },
-	{ "psdt 10", K_READ, { M(0, 0, 2 << 14) }, 0, 0, 0, FLD },
-	{ "psdt 11", K_READ, { M(0, 0, 3 << 14) }, 0, 0, 0, FLD },
-	{ "psdt 01 sgl allowed", K_READ, { M(0, 0, 1 << 14) }, SGL, 0, 0, FLD },
-	{ "psdt 10 sgl allowed", K_WRITE, { M(0, 0, 2 << 14) }, SGL, 0, 0, FLD },
-	{ "dw2 bit 0", K_READ, { M(2, 0, 1) }, 0, 0, 0, FLD },
-	{ "dw2 bit 31", K_READ, { M(2, 0, BIT(31)) }, 0, 0, 0, FLD },
-	{ "dw3 bit 0", K_READ, { M(3, 0, 1) }, 0, 0, 0, FLD },
-	{ "dw3 bit 31", K_WRITE, { M(3, 0, BIT(31)) }, 0, 0, 0, FLD },
-	{ "mptr low", K_READ, { M(4, 0, 0x1000) }, 0, 0, 0, FLD },
-	{ "mptr high", K_READ, { M(5, 0, 1) }, 0, 0, 0, FLD },
-	{ "mptr allowed", K_READ, { M(4, 0, 0x1000) }, META, 0, 0, OK },
-	{ "cdw12 bit 16", K_READ, { M(12, 0, BIT(16)) }, 0, 0, 0, FLD },
-	{ "cdw12 bit 19", K_READ, { M(12, 0, BIT(19)) }, 0, 0, 0, FLD },
-	{ "dtype bit 20", K_WRITE, { M(12, 0, BIT(20)) }, 0, 0, 0, FLD },
-	{ "dtype bit 23", K_WRITE, { M(12, 0, BIT(23)) }, 0, 0, 0, FLD },
-	{ "stc", K_WRITE, { M(12, 0, BIT(24)) }, 0, 0, 0, FLD },
-	{ "deac on read", K_READ, { M(12, 0, BIT(25)) }, 0, 0, 0, FLD },
-	{ "prinfo bit 26", K_READ, { M(12, 0, BIT(26)) }, 0, 0, 0, FLD },
-	{ "prinfo bit 27", K_READ, { M(12, 0, BIT(27)) }, 0, 0, 0, FLD },
-	{ "prinfo bit 28", K_WRITE, { M(12, 0, BIT(28)) }, 0, 0, 0, FLD },
-	{ "prinfo bit 29", K_WRITE, { M(12, 0, BIT(29)) }, 0, 0, 0, FLD },
-	{ "fua", K_WRITE, { M(12, 0, BIT(30)) }, 0, 0, 0, OK },
-	{ "lr", K_READ, { M(12, 0, BIT(31)) }, 0, 0, 0, OK },
-	{ "fua lr", K_WRITE, { M(12, 0, BIT(30) | BIT(31)) }, 0, 0, 0, OK },
-	{ "cdw13 any", K_READ, { M(13, 0, ALL) }, 0, 0, 0, OK },
-	{ "cdw14 bit 0", K_READ, { M(14, 0, 1) }, 0, 0, 0, FLD },
-	{ "cdw15 bit 31", K_WRITE, { M(15, 0, BIT(31)) }, 0, 0, 0, FLD },
-	{ "nsid 0", K_READ, { M(1, ALL, 0) }, 0, 0, 0, NSID },
-	{ "nsid ffffffff", K_READ, { M(1, ALL, ALL) }, 0, 0, 0, NSID },
-	{ "nsid 2", K_WRITE, { M(1, ALL, 2) }, 0, 0, 0, NSID },
-	{ "nlb at max_nlb", K_READ, {}, 0, 8, 0, OK },
-	{ "nlb over max_nlb", K_READ, {}, 0, 7, 0, FLD },
-	{ "max_nlb 1", K_WRITE, {}, 0, 1, 0, FLD },
-	{ "read not allowed", K_READ, {}, 0, 0, BIT_ULL(NP_OP_WRITE), OPC },
-	{ "write not allowed", K_WRITE, {}, 0, 0, BIT_ULL(NP_OP_READ), OPC },
-	{ "write allowed alone", K_WRITE, {}, 0, 0, BIT_ULL(NP_OP_WRITE), OK },
+	{ "read", K_READ, {}, 0, 0, OK },
+	{ "write", K_WRITE, {}, 0, 0, OK },
+	{ "cid ffff", K_READ, { M(0, 0, 0xffff0000) }, 0, 0, OK },
+	{ "fuse 01", K_READ, { M(0, 0, 1 << 8) }, 0, 0, FLD },
+	{ "fuse 10", K_READ, { M(0, 0, 2 << 8) }, 0, 0, FLD },
+	{ "fuse 11", K_READ, { M(0, 0, 3 << 8) }, 0, 0, FLD },
+	{ "fuse 10 write", K_WRITE, { M(0, 0, 2 << 8) }, 0, 0, FLD },
+	{ "cdw0 bit 10", K_READ, { M(0, 0, 1 << 10) }, 0, 0, FLD },
+	{ "cdw0 bit 11", K_READ, { M(0, 0, 1 << 11) }, 0, 0, FLD },
+	{ "cdw0 bit 12", K_READ, { M(0, 0, 1 << 12) }, 0, 0, FLD },
+	{ "cdw0 bit 13", K_READ, { M(0, 0, 1 << 13) }, 0, 0, FLD },
+	{ "psdt 01", K_READ, { M(0, 0, 1 << 14) }, 0, 0, FLD },
+	{ "psdt 10", K_READ, { M(0, 0, 2 << 14) }, 0, 0, FLD },
+	{ "psdt 11", K_READ, { M(0, 0, 3 << 14) }, 0, 0, FLD },
+	{ "psdt 10 write", K_WRITE, { M(0, 0, 2 << 14) }, 0, 0, FLD },
+	{ "dw2 bit 0", K_READ, { M(2, 0, 1) }, 0, 0, FLD },
+	{ "dw2 bit 31", K_READ, { M(2, 0, BIT(31)) }, 0, 0, FLD },
+	{ "dw3 bit 0", K_READ, { M(3, 0, 1) }, 0, 0, FLD },
+	{ "dw3 bit 31", K_WRITE, { M(3, 0, BIT(31)) }, 0, 0, FLD },
+	{ "mptr low", K_READ, { M(4, 0, 0x1000) }, 0, 0, FLD },
+	{ "mptr high", K_READ, { M(5, 0, 1) }, 0, 0, FLD },
+	{ "mptr write", K_WRITE, { M(4, 0, 0x1000) }, 0, 0, FLD },
+	{ "cdw12 bit 16", K_READ, { M(12, 0, BIT(16)) }, 0, 0, FLD },
+	{ "cdw12 bit 19", K_READ, { M(12, 0, BIT(19)) }, 0, 0, FLD },
+	{ "dtype bit 20", K_WRITE, { M(12, 0, BIT(20)) }, 0, 0, FLD },
+	{ "dtype bit 23", K_WRITE, { M(12, 0, BIT(23)) }, 0, 0, FLD },
+	{ "stc", K_WRITE, { M(12, 0, BIT(24)) }, 0, 0, FLD },
+	{ "deac on read", K_READ, { M(12, 0, BIT(25)) }, 0, 0, FLD },
+	{ "prinfo bit 26", K_READ, { M(12, 0, BIT(26)) }, 0, 0, FLD },
+	{ "prinfo bit 27", K_READ, { M(12, 0, BIT(27)) }, 0, 0, FLD },
+	{ "prinfo bit 28", K_WRITE, { M(12, 0, BIT(28)) }, 0, 0, FLD },
+	{ "prinfo bit 29", K_WRITE, { M(12, 0, BIT(29)) }, 0, 0, FLD },
+	{ "fua", K_WRITE, { M(12, 0, BIT(30)) }, 0, 0, OK },
+	{ "lr", K_READ, { M(12, 0, BIT(31)) }, 0, 0, OK },
+	{ "fua lr", K_WRITE, { M(12, 0, BIT(30) | BIT(31)) }, 0, 0, OK },
+	{ "cdw13 any", K_READ, { M(13, 0, ALL) }, 0, 0, OK },
+	{ "cdw14 bit 0", K_READ, { M(14, 0, 1) }, 0, 0, FLD },
+	{ "cdw15 bit 31", K_WRITE, { M(15, 0, BIT(31)) }, 0, 0, FLD },
+	{ "nsid 0", K_READ, { M(1, ALL, 0) }, 0, 0, NSID },
+	{ "nsid ffffffff", K_READ, { M(1, ALL, ALL) }, 0, 0, NSID },
+	{ "nsid 2", K_WRITE, { M(1, ALL, 2) }, 0, 0, NSID },
+	{ "nlb at max_nlb", K_READ, {}, 8, 0, OK },
+	{ "nlb over max_nlb", K_READ, {}, 7, 0, FLD },
+	{ "max_nlb 1", K_WRITE, {}, 1, 0, FLD },
+	{ "read not allowed", K_READ, {}, 0, BIT_ULL(NP_OP_WRITE), OPC },
+	{ "write not allowed", K_WRITE, {}, 0, BIT_ULL(NP_OP_READ), OPC },
+	{ "write allowed alone", K_WRITE, {}, 0, BIT_ULL(NP_OP_WRITE), OK },
 	/* order: opcode, fields, nsid, max_nlb, LBA range, PRPs */
 	{ "order opcode>fuse", K_READ, { M(0, 0xff, 0x05), M(0, 0, 1 << 8) },
-	  0, 0, 0, OPC },
+	  0, 0, OPC },
 	{ "order fuse>nsid", K_READ, { M(0, 0, 1 << 8), M(1, ALL, 0) },
-	  0, 0, 0, FLD },
-	{ "order mptr>nsid", K_READ, { M(4, 0, 8), M(1, ALL, 2) }, 0, 0, 0, FLD },
-	{ "order nsid>max_nlb", K_READ, { M(1, ALL, 2) }, 0, 7, 0, NSID },
-	{ "order max_nlb>lba", K_READ, { M(10, ALL, 0) }, 0, 7, 0, FLD },
+	  0, 0, FLD },
+	{ "order mptr>nsid", K_READ, { M(4, 0, 8), M(1, ALL, 2) }, 0, 0, FLD },
+	{ "order nsid>max_nlb", K_READ, { M(1, ALL, 2) }, 7, 0, NSID },
+	/* nsid 2 and NLB 16 over max_nlb 8: Invalid Namespace, not Field */
+	{ "order nsid>max_nlb, nlb 16", K_WRITE,
+	  { M(1, ALL, 2), M(12, 0xffff, 15) }, 8, 0, NSID },
+	{ "order nsid>max_nlb, nsid 0", K_READ,
+	  { M(1, ALL, 0), M(12, 0xffff, 15) }, 8, 0, NSID },
+	{ "order nsid>max_nlb, wz", K_WZ, { M(1, ALL, 2) }, 4, 0, NSID },
+	{ "order max_nlb>lba", K_READ, { M(10, ALL, 0) }, 7, 0, FLD },
 	{ "order lba>prp", K_READ, { M(10, ALL, 0), M(6, ALL, 0x100002) },
-	  0, 0, 0, LBA },
+	  0, 0, LBA },
 	{ "order lba>window", K_READ, { M(11, ALL, 1), M(7, ALL, 1) },
-	  0, 0, 0, LBA },
+	  0, 0, LBA },
 	{ "order field>lba", K_READ, { M(14, 0, 1), M(10, ALL, 0) },
-	  0, 0, 0, FLD },
+	  0, 0, FLD },
 	/* Write Zeroes */
-	{ "wz", K_WZ, {}, 0, 0, 0, OK },
-	{ "wz deac", K_WZ, { M(12, 0, BIT(25)) }, 0, 0, 0, OK },
-	{ "wz fua lr", K_WZ, { M(12, 0, BIT(30) | BIT(31)) }, 0, 0, 0, OK },
-	{ "wz prp1", K_WZ, { M(6, 0, 0x1000) }, 0, 0, 0, FLD },
-	{ "wz prp1 high", K_WZ, { M(7, 0, 1) }, 0, 0, 0, FLD },
-	{ "wz prp2", K_WZ, { M(8, 0, 0x1000) }, 0, 0, 0, FLD },
-	{ "wz prinfo", K_WZ, { M(12, 0, BIT(26)) }, 0, 0, 0, FLD },
-	{ "wz stc", K_WZ, { M(12, 0, BIT(24)) }, 0, 0, 0, FLD },
-	{ "wz cdw12 bit 16", K_WZ, { M(12, 0, BIT(16)) }, 0, 0, 0, FLD },
-	{ "wz cdw13", K_WZ, { M(13, 0, 1) }, 0, 0, 0, FLD },
-	{ "wz cdw14", K_WZ, { M(14, 0, 1) }, 0, 0, 0, FLD },
-	{ "wz cdw15", K_WZ, { M(15, 0, 1) }, 0, 0, 0, FLD },
-	{ "wz nsid 0", K_WZ, { M(1, ALL, 0) }, 0, 0, 0, NSID },
-	{ "wz over max_nlb", K_WZ, {}, 0, 4, 0, FLD },
-	{ "wz lba out", K_WZ, { M(10, ALL, 0) }, 0, 0, 0, LBA },
-	{ "wz not allowed", K_WZ, {}, 0, 0, BIT_ULL(NP_OP_WRITE), OPC },
+	{ "wz", K_WZ, {}, 0, 0, OK },
+	{ "wz deac", K_WZ, { M(12, 0, BIT(25)) }, 0, 0, OK },
+	{ "wz fua lr", K_WZ, { M(12, 0, BIT(30) | BIT(31)) }, 0, 0, OK },
+	{ "wz prp1", K_WZ, { M(6, 0, 0x1000) }, 0, 0, FLD },
+	{ "wz prp1 high", K_WZ, { M(7, 0, 1) }, 0, 0, FLD },
+	{ "wz prp2", K_WZ, { M(8, 0, 0x1000) }, 0, 0, FLD },
+	{ "wz prinfo", K_WZ, { M(12, 0, BIT(26)) }, 0, 0, FLD },
+	{ "wz stc", K_WZ, { M(12, 0, BIT(24)) }, 0, 0, FLD },
+	{ "wz cdw12 bit 16", K_WZ, { M(12, 0, BIT(16)) }, 0, 0, FLD },
+	{ "wz cdw13", K_WZ, { M(13, 0, 1) }, 0, 0, FLD },
+	{ "wz cdw14", K_WZ, { M(14, 0, 1) }, 0, 0, FLD },
+	{ "wz cdw15", K_WZ, { M(15, 0, 1) }, 0, 0, FLD },
+	{ "wz fuse", K_WZ, { M(0, 0, 1 << 8) }, 0, 0, FLD },
+	{ "wz mptr", K_WZ, { M(5, 0, BIT(31)) }, 0, 0, FLD },
+	{ "wz nsid 0", K_WZ, { M(1, ALL, 0) }, 0, 0, NSID },
+	{ "wz over max_nlb", K_WZ, {}, 4, 0, FLD },
+	{ "wz lba out", K_WZ, { M(10, ALL, 0) }, 0, 0, LBA },
+	{ "wz not allowed", K_WZ, {}, 0, BIT_ULL(NP_OP_WRITE), OPC },
 	/* Flush */
-	{ "flush", K_FLUSH, {}, 0, 0, 0, OK },
-	{ "flush prp1", K_FLUSH, { M(6, 0, 0x1000) }, 0, 0, 0, FLD },
-	{ "flush prp2", K_FLUSH, { M(9, 0, 1) }, 0, 0, 0, FLD },
-	{ "flush cdw10", K_FLUSH, { M(10, 0, 1) }, 0, 0, 0, FLD },
-	{ "flush cdw11", K_FLUSH, { M(11, 0, 1) }, 0, 0, 0, FLD },
-	{ "flush cdw12", K_FLUSH, { M(12, 0, 1) }, 0, 0, 0, FLD },
-	{ "flush cdw13", K_FLUSH, { M(13, 0, 1) }, 0, 0, 0, FLD },
-	{ "flush cdw14", K_FLUSH, { M(14, 0, 1) }, 0, 0, 0, FLD },
-	{ "flush cdw15", K_FLUSH, { M(15, 0, BIT(31)) }, 0, 0, 0, FLD },
-	{ "flush mptr", K_FLUSH, { M(4, 0, 8) }, 0, 0, 0, FLD },
-	{ "flush mptr allowed", K_FLUSH, { M(4, 0, 8) }, META, 0, 0, OK },
-	{ "flush fuse", K_FLUSH, { M(0, 0, 1 << 8) }, 0, 0, 0, FLD },
-	{ "flush nsid ffffffff", K_FLUSH, { M(1, ALL, ALL) }, 0, 0, 0, NSID },
-	{ "flush nsid 0", K_FLUSH, { M(1, ALL, 0) }, 0, 0, 0, NSID },
-	{ "flush max_nlb ignored", K_FLUSH, {}, 0, 1, 0, OK },
-	{ "flush not allowed", K_FLUSH, {}, 0, 0, BIT_ULL(NP_OP_READ), OPC },
+	{ "flush", K_FLUSH, {}, 0, 0, OK },
+	{ "flush prp1", K_FLUSH, { M(6, 0, 0x1000) }, 0, 0, FLD },
+	{ "flush prp2", K_FLUSH, { M(9, 0, 1) }, 0, 0, FLD },
+	{ "flush cdw10", K_FLUSH, { M(10, 0, 1) }, 0, 0, FLD },
+	{ "flush cdw11", K_FLUSH, { M(11, 0, 1) }, 0, 0, FLD },
+	{ "flush cdw12", K_FLUSH, { M(12, 0, 1) }, 0, 0, FLD },
+	{ "flush cdw13", K_FLUSH, { M(13, 0, 1) }, 0, 0, FLD },
+	{ "flush cdw14", K_FLUSH, { M(14, 0, 1) }, 0, 0, FLD },
+	{ "flush cdw15", K_FLUSH, { M(15, 0, BIT(31)) }, 0, 0, FLD },
+	{ "flush mptr", K_FLUSH, { M(4, 0, 8) }, 0, 0, FLD },
+	{ "flush psdt", K_FLUSH, { M(0, 0, 1 << 14) }, 0, 0, FLD },
+	{ "flush fuse", K_FLUSH, { M(0, 0, 1 << 8) }, 0, 0, FLD },
+	{ "flush nsid ffffffff", K_FLUSH, { M(1, ALL, ALL) }, 0, 0, NSID },
+	{ "flush nsid 0", K_FLUSH, { M(1, ALL, 0) }, 0, 0, NSID },
+	{ "flush max_nlb ignored", K_FLUSH, {}, 1, 0, OK },
+	{ "flush not allowed", K_FLUSH, {}, 0, BIT_ULL(NP_OP_READ), OPC },
 	/* Dataset Management: PRPs checked, ranges not */
-	{ "dsm", K_DSM, {}, 0, 0, 0, OK },
-	{ "dsm 256 ranges", K_DSM, { M(10, ALL, 0xff) }, 0, 0, 0, OK },
-	{ "dsm nr bit 8", K_DSM, { M(10, 0, BIT(8)) }, 0, 0, 0, FLD },
-	{ "dsm cdw10 bit 31", K_DSM, { M(10, 0, BIT(31)) }, 0, 0, 0, FLD },
-	{ "dsm attributes", K_DSM, { M(11, ALL, 7) }, 0, 0, 0, OK },
-	{ "dsm cdw11 bit 3", K_DSM, { M(11, 0, BIT(3)) }, 0, 0, 0, FLD },
-	{ "dsm cdw12", K_DSM, { M(12, 0, 1) }, 0, 0, 0, FLD },
-	{ "dsm cdw13", K_DSM, { M(13, 0, 1) }, 0, 0, 0, FLD },
-	{ "dsm cdw14", K_DSM, { M(14, 0, 1) }, 0, 0, 0, FLD },
-	{ "dsm cdw15", K_DSM, { M(15, 0, 1) }, 0, 0, 0, FLD },
-	{ "dsm nsid 2", K_DSM, { M(1, ALL, 2) }, 0, 0, 0, NSID },
-	{ "dsm prp1 outside", K_DSM, { M(6, ALL, 0x300000) }, 0, 0, 0, WIN },
-	{ "dsm prp1 unaligned", K_DSM, { M(6, ALL, 0x100002) }, 0, 0, 0, OFS },
-	{ "dsm unused prp2", K_DSM, { M(8, 0, 0x101000) }, 0, 0, 0, FLD },
+	{ "dsm", K_DSM, {}, 0, 0, OK },
+	{ "dsm 256 ranges", K_DSM, { M(10, ALL, 0xff) }, 0, 0, OK },
+	{ "dsm nr bit 8", K_DSM, { M(10, 0, BIT(8)) }, 0, 0, FLD },
+	{ "dsm cdw10 bit 31", K_DSM, { M(10, 0, BIT(31)) }, 0, 0, FLD },
+	{ "dsm attributes", K_DSM, { M(11, ALL, 7) }, 0, 0, OK },
+	{ "dsm cdw11 bit 3", K_DSM, { M(11, 0, BIT(3)) }, 0, 0, FLD },
+	{ "dsm cdw12", K_DSM, { M(12, 0, 1) }, 0, 0, FLD },
+	{ "dsm cdw13", K_DSM, { M(13, 0, 1) }, 0, 0, FLD },
+	{ "dsm cdw14", K_DSM, { M(14, 0, 1) }, 0, 0, FLD },
+	{ "dsm cdw15", K_DSM, { M(15, 0, 1) }, 0, 0, FLD },
+	{ "dsm fuse", K_DSM, { M(0, 0, 2 << 8) }, 0, 0, FLD },
+	{ "dsm psdt", K_DSM, { M(0, 0, 1 << 14) }, 0, 0, FLD },
+	{ "dsm mptr", K_DSM, { M(4, 0, 0x100000) }, 0, 0, FLD },
+	{ "dsm nsid 2", K_DSM, { M(1, ALL, 2) }, 0, 0, NSID },
+	{ "dsm prp1 outside", K_DSM, { M(6, ALL, 0x300000) }, 0, 0, WIN },
+	{ "dsm prp1 unaligned", K_DSM, { M(6, ALL, 0x100002) }, 0, 0, OFS },
+	{ "dsm unused prp2", K_DSM, { M(8, 0, 0x101000) }, 0, 0, FLD },
 	{ "dsm crossing page",
 	  K_DSM, { M(6, ALL, 0x100ff0), M(10, ALL, 1), M(8, ALL, 0x101000) },
-	  0, 0, 0, OK },
+	  0, 0, OK },
 	{ "dsm crossing, prp2 0",
-	  K_DSM, { M(6, ALL, 0x100ff0), M(10, ALL, 1) }, 0, 0, 0, WIN },
+	  K_DSM, { M(6, ALL, 0x100ff0), M(10, ALL, 1) }, 0, 0, WIN },
 	{ "dsm crossing, prp2 unaligned",
 	  K_DSM, { M(6, ALL, 0x100ff0), M(10, ALL, 1), M(8, ALL, 0x101008) },
-	  0, 0, 0, OFS },
+	  0, 0, OFS },
 	{ "dsm 256 ranges at offset",
 	  K_DSM, { M(6, ALL, 0x100800), M(10, ALL, 0xff), M(8, ALL, 0x101000) },
-	  0, 0, 0, OK },
-	{ "dsm lba ranges unchecked", K_DSM, {}, 0, 1, 0, OK },
-	{ "dsm not allowed", K_DSM, {}, 0, 0, BIT_ULL(NP_OP_WRITE_ZEROES), OPC },
+	  0, 0, OK },
+	{ "dsm lba ranges unchecked", K_DSM, {}, 1, 0, OK },
+	{ "dsm not allowed", K_DSM, {}, 0, BIT_ULL(NP_OP_WRITE_ZEROES), OPC },
 	/* bits of other opcodes set in the policy do not help */
 	{ "compare allowed in bitmap", K_READ, { M(0, 0xff, 0x05) },
-	  0, 0, ~0ULL, OPC },
+	  0, ~0ULL, OPC },
 };
 
 static void np_field_desc(const struct np_field_case *c, char *desc)
@@ -451,7 +454,6 @@ static void np_test_fields(struct kunit *test)
 	int i;
 
 	np_t_policy(p);
-	p->flags = c->flags;
 	p->max_nlb = c->max_nlb;
 	for (i = 0; c->opcodes && i < ARRAY_SIZE(p->opcodes); i++)
 		p->opcodes[i] = c->opcodes;
@@ -950,11 +952,11 @@ static void np_t_compare(struct kunit *test, const struct np_policy *p,
 		return;
 	if (st->bad++ < 5)
 		KUNIT_FAIL(test,
-			   "ref %d check %d full %d: cdw0 %#x nsid %#x slba %llu cdw12 %#x prp1 %#llx prp2 %#llx list %d flags %#x",
+			   "ref %d check %d full %d: cdw0 %#x nsid %#x slba %llu cdw12 %#x prp1 %#llx prp2 %#llx list %d",
 			   want, got, full, le32_to_cpu(s->dw[0]),
 			   le32_to_cpu(s->dw[1]), le64_to_cpu(s->qw[5]),
 			   le32_to_cpu(s->dw[12]), le64_to_cpu(s->qw[3]),
-			   le64_to_cpu(s->qw[4]), l ? (int)l->nr : -1, p->flags);
+			   le64_to_cpu(s->qw[4]), l ? (int)l->nr : -1);
 }
 
 /*
@@ -1078,7 +1080,8 @@ static u64 np_t_nasty(u64 *seed, u64 good)
 
 /*
  * Random commands (fixed seed): a valid one of each kind, then a few of
- * its fields made hostile, under random policy flags, max_nlb and lists.
+ * its fields made hostile, under random max_nlb, LBA sizes, opcodes and
+ * lists.
  */
 static void np_test_random(struct kunit *test)
 {
@@ -1099,7 +1102,6 @@ static void np_test_random(struct kunit *test)
 	for (i = 0; i < 200000; i++) {
 		np_t_policy(p);
 		r = np_t_rnd(&seed);
-		p->flags = r & 7;
 		p->max_nlb = (r >> 3) % 4 ? 0 : 1 + (r >> 5) % 64;
 		p->lba_shift = (r >> 11) & 1 ? 12 : 9;
 		if ((r >> 12) % 8 == 0)
