@@ -130,6 +130,18 @@ out_free_req:
 	return ret;
 }
 
+/* The errno for an admin command's result: a status becomes -EIO. */
+static int np_admin_errno(int ret)
+{
+	if (ret <= 0)
+		return ret;
+	if ((ret & NP_STATUS_SCT_SC) == NVME_SC_HOST_PATH_ERROR)
+		return -EAGAIN;		/* the controller is resetting */
+	if ((ret & NP_STATUS_SCT_SC) == NVME_SC_INVALID_NS)
+		return -ENODEV;
+	return -EIO;
+}
+
 /* The controller says the queue a Delete named does not exist. */
 static bool np_no_such_queue(int status)
 {
@@ -187,7 +199,7 @@ static int np_admin_queue(struct nvme_peer_queue *q, struct nvme_command *c,
 	spin_unlock(&pctrl->state_lock);
 	if (!create && ret > 0 && np_no_such_queue(ret))
 		return 0;
-	return ret > 0 ? -EIO : ret;
+	return np_admin_errno(ret);
 }
 
 static int np_create_hw(struct nvme_peer_queue *q)
@@ -342,6 +354,49 @@ static void np_queue_free_work(struct nvme_peer_ctrl *pctrl)
 		kref_put(&pctrl->ref, np_ctrl_release);
 }
 
+/*
+ * The namespace's format as the controller reports it now, for the guard.
+ * An admin command that changes it (Format NVM through the ioctl, say)
+ * holds the controller's scan_lock from before it is sent until it has
+ * completed; the block layer's view (ns->lba_shift, ns->ms, the capacity)
+ * then lags until the namespace is revalidated, and a reservation made in
+ * between would check commands with a stale LBA size.  So ask under
+ * scan_lock, and -EAGAIN until both views agree.  (The capacity is 0 for
+ * a format the block layer cannot use, such as separate metadata.)
+ */
+static int np_ns_format(struct nvme_peer_ctrl *pctrl, struct nvme_ns *ns,
+			u32 nsid, u32 *lba_shift, u64 *nsze)
+{
+	struct nvme_command c = { };
+	struct nvme_id_ns *id;
+	struct nvme_lbaf *f;
+	sector_t capacity;
+	int ret;
+
+	lockdep_assert_held(&pctrl->lock);
+	id = kmalloc(sizeof(*id), GFP_KERNEL);
+	if (!id)
+		return -ENOMEM;
+	c.identify.opcode = nvme_admin_identify;
+	c.identify.nsid = cpu_to_le32(nsid);
+	c.identify.cns = NVME_ID_CNS_NS;
+	mutex_lock(&pctrl->ctrl->scan_lock);
+	ret = np_admin_errno(np_admin_cmd(pctrl, &c, id, sizeof(*id)));
+	if (ret)
+		goto out_unlock;
+	f = &id->lbaf[nvme_lbaf_index(id->flbas)];
+	*lba_shift = f->ds;
+	*nsze = le64_to_cpu(id->nsze);
+	capacity = get_capacity(ns->disk);
+	if (f->ds != ns->lba_shift || !f->ms != !ns->ms ||
+	    (capacity && *nsze != capacity >> (f->ds - SECTOR_SHIFT)))
+		ret = -EAGAIN;
+out_unlock:
+	mutex_unlock(&pctrl->ctrl->scan_lock);
+	kfree(id);
+	return ret;
+}
+
 /**
  * np_reserve() - reserve a queue pair for a peer
  * @pctrl: the controller
@@ -359,7 +414,8 @@ static void np_queue_free_work(struct nvme_peer_ctrl *pctrl)
  * -EPERM (direct mode without nvme_peer.allow_direct=1, or asked by a
  * process without CAP_SYS_RAWIO), -EINVAL for a policy that does not fit
  * the namespace, -EOPNOTSUPP for mediated mode on a namespace whose format
- * has metadata.
+ * has metadata; -EAGAIN also while the namespace's format or size changes
+ * (the block layer has not revalidated it yet).
  */
 struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 				   const struct nvme_peer_params *p,
@@ -369,8 +425,10 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 	struct nvme_pci_peer_info info;
 	struct nvme_peer_queue *q;
 	struct nvme_ns *ns;
+	u32 lba_shift;
 	int qid, ret;
 	bool notify;
+	u64 nsze;
 
 	mutex_lock(&pctrl->lock);
 	spin_lock(&pctrl->state_lock);
@@ -403,6 +461,9 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 		ret = -EOPNOTSUPP;
 		goto out_put_ns;
 	}
+	ret = np_ns_format(pctrl, ns, p->nsid, &lba_shift, &nsze);
+	if (ret)
+		goto out_put_ns;
 
 	ret = -ENOMEM;
 	q = kzalloc(sizeof(*q), GFP_KERNEL);
@@ -419,8 +480,8 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 	}
 	q->params = *p;
 	q->peer = pci_dev_get(p->peer);
-	q->lba_shift = ns->lba_shift;
-	q->ns_size = get_capacity(ns->disk) >> (ns->lba_shift - SECTOR_SHIFT);
+	q->lba_shift = lba_shift;
+	q->ns_size = nsze;
 	q->max_xfer = min_t(u64, U32_MAX,
 			    (u64)pctrl->ctrl->max_hw_sectors << SECTOR_SHIFT);
 	INIT_LIST_HEAD(&q->node);
@@ -683,81 +744,6 @@ struct nvme_peer_ctrl *np_ctrl_get_by_instance(u32 instance)
 	return pctrl;
 }
 
-/* ---- controller events from nvme-pci --------------------------------- */
-
-static void np_ctrl_live(struct nvme_ctrl *ctrl)
-{
-	struct nvme_pci_peer_info info;
-	struct nvme_peer_ctrl *pctrl;
-
-	if (nvme_pci_peer_get_info(ctrl, &info))
-		return;
-	pctrl = np_ctrl_lookup(ctrl);
-	if (pctrl) {
-		spin_lock(&pctrl->state_lock);
-		pctrl->info = info;
-		pctrl->live = true;
-		spin_unlock(&pctrl->state_lock);
-		np_queue_free_work(pctrl);
-		kref_put(&pctrl->ref, np_ctrl_release);
-		return;
-	}
-
-	if (READ_ONCE(np_unloading))
-		return;
-	pctrl = kzalloc(sizeof(*pctrl), GFP_KERNEL);
-	if (!pctrl)
-		return;
-	pctrl->qids = bitmap_zalloc(NP_QID_BITS, GFP_KERNEL);
-	if (!pctrl->qids)
-		goto out_free_pctrl;
-	kref_init(&pctrl->ref);
-	nvme_get_ctrl(ctrl);
-	pctrl->ctrl = ctrl;
-	pctrl->info = info;
-	pctrl->live = true;
-	pctrl->instance = ctrl->instance;
-	snprintf(pctrl->name, sizeof(pctrl->name), "nvme%d", ctrl->instance);
-	mutex_init(&pctrl->lock);
-	mutex_init(&pctrl->forget_lock);
-	spin_lock_init(&pctrl->state_lock);
-	init_rwsem(&pctrl->cb_sem);
-	INIT_LIST_HEAD(&pctrl->queues);
-	INIT_WORK(&pctrl->free_work, np_free_work);
-
-	mutex_lock(&np_ctrls_lock);
-	if (np_unloading ||
-	    xa_insert(&np_ctrls, ctrl->instance, pctrl, GFP_KERNEL)) {
-		mutex_unlock(&np_ctrls_lock);
-		kref_put(&pctrl->ref, np_ctrl_release);
-		return;
-	}
-	mutex_unlock(&np_ctrls_lock);
-	if (np_sysfs_ctrl_add(pctrl))
-		dev_warn(ctrl->device, "nvme-peer: no sysfs directory\n");
-	dev_info(ctrl->device, "nvme-peer: qids %u-%u reserved for peers\n",
-		 info.first_qid, info.first_qid + info.nr_qids - 1);
-	return;
-
-out_free_pctrl:
-	kfree(pctrl);
-}
-
-static enum nvme_peer_reason np_down_reason(struct nvme_ctrl *ctrl)
-{
-	switch (ctrl->state) {
-	case NVME_CTRL_RESETTING:
-	case NVME_CTRL_CONNECTING:
-		return NVME_PEER_REASON_RESET;
-	case NVME_CTRL_DELETING:
-	case NVME_CTRL_DELETING_NOIO:
-	case NVME_CTRL_DEAD:
-		return NVME_PEER_REASON_REMOVED;
-	default:
-		return NVME_PEER_REASON_CTRL_DOWN;
-	}
-}
-
 /*
  * Revoke every queue of namespace @nsid (0: of every namespace) that is not
  * revoked yet, and stop its mediation, calling owners without the spinlock
@@ -801,6 +787,223 @@ static void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl, u32 nsid,
 		}
 		up_read(&pctrl->cb_sem);
 	} while (found);
+}
+
+/* ---- namespace changes ---------------------------------------------------- */
+
+/*
+ * The namespace an admin command may change (@any: every namespace): its
+ * nsid; all for 0xffffffff and for Sanitize; none for a Namespace
+ * Management create, which changes no existing namespace.
+ */
+static bool np_admin_cmd_ns(const struct nvme_command *c, u32 *nsid,
+			    bool *any)
+{
+	*nsid = le32_to_cpu(c->common.nsid);
+	*any = *nsid == NVME_NSID_ALL ||
+	       c->common.opcode == nvme_admin_sanitize_nvm;
+	return !(c->common.opcode == nvme_admin_ns_mgmt &&
+		 !(le32_to_cpu(c->common.cdw10) & 0xf));	/* SEL 0: create */
+}
+
+/* Whether @q is out of the way of a change of @nsid (@any: of all). */
+static bool np_ns_fenced(struct nvme_peer_queue *q, u32 nsid, bool any)
+{
+	lockdep_assert_held(&q->pctrl->state_lock);
+	if (!any && q->params.nsid != nsid)
+		return true;
+	if (q->state == NP_Q_NEW || q->state == NP_Q_ACTIVE)
+		return false;
+	return !np_mediated(q) || q->drained || np_hw_gone(q);
+}
+
+/* An affected queue still in the way, with a reference, or NULL. */
+static struct nvme_peer_queue *np_ns_unfenced(struct nvme_peer_ctrl *pctrl,
+					      u32 nsid, bool any)
+{
+	struct nvme_peer_queue *q;
+
+	spin_lock(&pctrl->state_lock);
+	list_for_each_entry(q, &pctrl->queues, node) {
+		if (!np_ns_fenced(q, nsid, any)) {
+			kobject_get(&q->kobj);
+			spin_unlock(&pctrl->state_lock);
+			return q;
+		}
+	}
+	spin_unlock(&pctrl->state_lock);
+	return NULL;
+}
+
+/*
+ * Fence the queues of the namespace an admin command is about to change:
+ * revoke them (reason "namespace"), stop their mediation and wait until the
+ * controller has completed every command forwarded for them.  Takes no
+ * pctrl->lock and sends no admin command: the command it fences for waits
+ * ahead of those in the admin queue.  A controller that sits on a command
+ * longer than the budget is reset, which destroys the queue.
+ */
+static void np_fence_work(struct work_struct *work)
+{
+	struct nvme_peer_ctrl *pctrl = container_of(work, struct nvme_peer_ctrl,
+						    fence_work);
+	unsigned long budget = jiffies + NP_FENCE_BUDGET;
+	struct nvme_peer_queue *q;
+	bool any, idle;
+	u32 nsid;
+
+	spin_lock(&pctrl->state_lock);
+	nsid = pctrl->fence_nsid;
+	any = pctrl->fence_any;
+	spin_unlock(&pctrl->state_lock);
+	np_revoke_unlocked(pctrl, any ? 0 : nsid, NVME_PEER_REASON_NAMESPACE);
+	while ((q = np_ns_unfenced(pctrl, nsid, any))) {
+		np_med_stop(q);
+		idle = np_med_idle(q);
+		if (idle) {
+			spin_lock(&pctrl->state_lock);
+			q->drained = true;
+			spin_unlock(&pctrl->state_lock);
+		}
+		kobject_put(&q->kobj);
+		if (idle)
+			continue;
+		if (time_after(jiffies, budget)) {
+			dev_warn(pctrl->ctrl->device,
+				 "nvme-peer: a peer queue holds commands: resetting the controller\n");
+			nvme_reset_ctrl(pctrl->ctrl);
+			break;
+		}
+		usleep_range(200, 400);
+	}
+	kref_put(&pctrl->ref, np_ctrl_release);
+}
+
+/*
+ * nvme-pci asks before an admin command that may change a namespace's
+ * format, size or attachment: Format NVM, Namespace Management or
+ * Attachment, Sanitize.  Atomic context.  The command waits (false: blk-mq
+ * retries it a few ms later) until every peer queue of that namespace is
+ * fenced: otherwise a mediated queue's guard, which counts bytes with the
+ * old LBA size, would pass commands that move more than it checked.
+ */
+static bool np_ctrl_admin_cmd(struct nvme_ctrl *ctrl,
+			      const struct nvme_command *c)
+{
+	struct nvme_peer_ctrl *pctrl;
+	struct nvme_peer_queue *q;
+	bool any, fenced = true;
+	u32 nsid;
+
+	if (!np_admin_cmd_ns(c, &nsid, &any))
+		return true;
+	rcu_read_lock();
+	pctrl = xa_load(&np_ctrls, ctrl->instance);
+	if (!pctrl || pctrl->ctrl != ctrl) {
+		rcu_read_unlock();
+		return true;
+	}
+	spin_lock(&pctrl->state_lock);
+	list_for_each_entry(q, &pctrl->queues, node)
+		fenced &= np_ns_fenced(q, nsid, any);
+	if (!fenced) {
+		pctrl->fence_nsid = nsid;
+		pctrl->fence_any = any;
+	}
+	spin_unlock(&pctrl->state_lock);
+	/* a pending work holds a reference: this put is never the last */
+	if (!fenced && kref_get_unless_zero(&pctrl->ref) &&
+	    !queue_work(np_wq, &pctrl->fence_work))
+		kref_put(&pctrl->ref, np_ctrl_release);
+	rcu_read_unlock();
+	return fenced;
+}
+
+/* ---- controller events from nvme-pci --------------------------------- */
+
+static void np_ctrl_live(struct nvme_ctrl *ctrl)
+{
+	struct nvme_pci_peer_info info;
+	struct nvme_peer_ctrl *pctrl;
+
+	if (nvme_pci_peer_get_info(ctrl, &info))
+		return;
+	/* nvme-pci holds back no qid on these; say why nvme-peer has none */
+	if (info.sqes != NVME_NVM_IOSQES || info.shared_tags) {
+		dev_warn(ctrl->device,
+			 "nvme-peer: no peer queues: the controller %s\n",
+			 info.shared_tags ? "shares command ids with the admin queue" :
+					    "needs SQEs other than 64 bytes");
+		return;
+	}
+	pctrl = np_ctrl_lookup(ctrl);
+	if (pctrl) {
+		spin_lock(&pctrl->state_lock);
+		pctrl->info = info;
+		pctrl->live = true;
+		spin_unlock(&pctrl->state_lock);
+		np_queue_free_work(pctrl);
+		kref_put(&pctrl->ref, np_ctrl_release);
+		return;
+	}
+
+	if (READ_ONCE(np_unloading))
+		return;
+	pctrl = kzalloc(sizeof(*pctrl), GFP_KERNEL);
+	if (!pctrl)
+		return;
+	pctrl->qids = bitmap_zalloc(NP_QID_BITS, GFP_KERNEL);
+	if (!pctrl->qids)
+		goto out_free_pctrl;
+	kref_init(&pctrl->ref);
+	nvme_get_ctrl(ctrl);
+	pctrl->ctrl = ctrl;
+	pctrl->info = info;
+	pctrl->live = true;
+	pctrl->instance = ctrl->instance;
+	snprintf(pctrl->name, sizeof(pctrl->name), "nvme%d", ctrl->instance);
+	mutex_init(&pctrl->lock);
+	mutex_init(&pctrl->forget_lock);
+	spin_lock_init(&pctrl->state_lock);
+	init_rwsem(&pctrl->cb_sem);
+	INIT_LIST_HEAD(&pctrl->queues);
+	INIT_WORK(&pctrl->free_work, np_free_work);
+	INIT_WORK(&pctrl->fence_work, np_fence_work);
+
+	mutex_lock(&np_ctrls_lock);
+	if (np_unloading ||
+	    xa_insert(&np_ctrls, ctrl->instance, pctrl, GFP_KERNEL)) {
+		mutex_unlock(&np_ctrls_lock);
+		kref_put(&pctrl->ref, np_ctrl_release);
+		return;
+	}
+	mutex_unlock(&np_ctrls_lock);
+	if (np_sysfs_ctrl_add(pctrl))
+		dev_warn(ctrl->device, "nvme-peer: no sysfs directory\n");
+	if (info.nr_qids)
+		dev_info(ctrl->device, "nvme-peer: qids %u-%u reserved for peers\n",
+			 info.first_qid, info.first_qid + info.nr_qids - 1);
+	else
+		dev_info(ctrl->device, "nvme-peer: the controller granted no qid for peers\n");
+	return;
+
+out_free_pctrl:
+	kfree(pctrl);
+}
+
+static enum nvme_peer_reason np_down_reason(struct nvme_ctrl *ctrl)
+{
+	switch (ctrl->state) {
+	case NVME_CTRL_RESETTING:
+	case NVME_CTRL_CONNECTING:
+		return NVME_PEER_REASON_RESET;
+	case NVME_CTRL_DELETING:
+	case NVME_CTRL_DELETING_NOIO:
+	case NVME_CTRL_DEAD:
+		return NVME_PEER_REASON_REMOVED;
+	default:
+		return NVME_PEER_REASON_CTRL_DOWN;
+	}
 }
 
 static void np_ctrl_down(struct nvme_ctrl *ctrl)
@@ -971,6 +1174,7 @@ static void np_ctrl_forget(struct nvme_peer_ctrl *pctrl,
 	}
 	mutex_unlock(&pctrl->lock);
 	flush_work(&pctrl->free_work);
+	flush_work(&pctrl->fence_work);
 	pctrl->forgotten = true;
 	mutex_unlock(&pctrl->forget_lock);
 
@@ -1010,6 +1214,7 @@ static void np_notify(struct nvme_ctrl *ctrl, enum nvme_pci_peer_event event)
 
 static const struct nvme_pci_peer_client np_client = {
 	.notify = np_notify,
+	.admin_cmd = np_ctrl_admin_cmd,
 };
 
 /* ---- peer devices going away ------------------------------------------- */

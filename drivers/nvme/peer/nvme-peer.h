@@ -32,6 +32,8 @@
 /* host buffers are one physically contiguous allocation: the buddy limit */
 #define NP_MAX_HOST_DATA_SIZE	(PAGE_SIZE << (MAX_ORDER - 1))
 #define NP_QID_BITS		65536
+/* how long a fence waits for forwarded commands before a reset */
+#define NP_FENCE_BUDGET		(5 * HZ)
 
 /* Life of a reservation; see np_qstate_next(). */
 enum np_qstate {
@@ -111,6 +113,10 @@ struct nvme_peer_ctrl {
 	unsigned long *qids;		/* held qids, by absolute qid */
 	struct list_head queues;
 	struct work_struct free_work;
+	/* fences queues before an admin command changes a namespace */
+	struct work_struct fence_work;
+	u32 fence_nsid;			/* under state_lock */
+	bool fence_any;			/* every namespace */
 
 	struct kobject *kobj;		/* /sys/class/nvme/nvmeX/peer */
 	struct rcu_head rcu;
@@ -146,6 +152,7 @@ struct nvme_peer_queue {
 	bool hw_cq;
 	bool hw_sq;
 	unsigned int gen;		/* pctrl->disable_gen when created */
+	bool drained;			/* no forwarded command left (fence) */
 	bool sysfs_added;
 
 	/* mediated mode: sq and cq are the shadow queues */

@@ -16,7 +16,9 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <sys/ioctl.h>
+#include <poll.h>
 #include <sys/mman.h>
+#include <linux/nvme_ioctl.h>
 #include <linux/nvme_peer.h>
 
 #include "np_util.h"
@@ -889,6 +891,117 @@ TEST(hostile_device_and_the_hardware_doorbell)
 		       qid);
 	}
 	np_write(PEER "/delete", "%d", qid);
+}
+
+/* Format NVM of namespace 1 to LBA format @lbaf; the LBA size then in @lbs. */
+static int np_format(int lbaf, int lbs)
+{
+	struct nvme_passthru_cmd c = {
+		.opcode = 0x80, .nsid = 1, .cdw10 = lbaf, .timeout_ms = 60000,
+	};
+	char want[16];
+	int fd = open("/dev/nvme0", O_RDWR), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = ioctl(fd, NVME_IOCTL_ADMIN_CMD, &c);
+	close(fd);
+	if (ret)
+		return ret < 0 ? -errno : -EIO;
+	/* the block layer revalidates the namespace afterwards */
+	snprintf(want, sizeof(want), "%d", lbs);
+	return np_wait_for("/sys/block/nvme0n1/queue/logical_block_size", want,
+			   30);
+}
+
+/* RESERVE a mediated read-only queue with a 2-page buffer; retries -EAGAIN. */
+static int np_reserve_ro(int fd)
+{
+	struct nvme_peer_reserve r = {
+		.size = sizeof(r), .nsid = 1, .depth = 16,
+		.sq = NVME_PEER_PLACE_HOST, .cq = NVME_PEER_PLACE_HOST,
+		.data = NVME_PEER_PLACE_HOST, .data_size = 8192,
+	};
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if (!ioctl(fd, NVME_PEER_IOC_RESERVE, &r))
+			return r.qid;
+		if (errno != EAGAIN)
+			return -errno;
+		usleep(100000);
+	}
+	return -EAGAIN;
+}
+
+/*
+ * A Format NVM that changes the LBA size revokes every mediated queue of
+ * the namespace (reason "namespace") before the controller runs it: their
+ * guards count bytes with the old LBA size.  A reservation made afterwards
+ * checks with the new one: with 4 KiB LBAs, 4 LBAs no longer fit an 8 KiB
+ * buffer and never reach the controller; 2 do.
+ */
+TEST(format_revokes_mediated_queues)
+{
+	unsigned char *disk = np_aligned(8192);
+	struct npq_cqe c;
+	struct npq_sqe e;
+	struct np_gq g, g2;
+	struct pollfd pfd;
+	char path[160];
+	int fd, fd2, qid;
+	__u64 fwd;
+
+	if (strcmp(np_topology(), "switch"))
+		SKIP(return, "formats namespace 1: once, in the switch boot");
+	ASSERT_NE(NULL, disk);
+	fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	qid = np_reserve_ro(fd);
+	ASSERT_LT(0, qid);
+	ASSERT_EQ(0, np_gq_map(fd, &g));
+	EXPECT_EQ(9, g.info.lba_shift);
+
+	ASSERT_EQ(0, np_format(4, 4096));	/* LBA format 4: 4 KiB */
+	ASSERT_EQ(0, np_query(fd, &g.info));
+	EXPECT_EQ(NVME_PEER_STATE_REVOKED, g.info.state);
+	EXPECT_EQ(NVME_PEER_REVOKE_NAMESPACE, g.info.reason);
+	pfd = (struct pollfd){ .fd = fd, .events = POLLPRI };
+	EXPECT_EQ(1, poll(&pfd, 1, 0));
+	EXPECT_TRUE(pfd.revents & POLLERR);
+	np_gq_unmap(&g);
+	close(fd);	/* the mappings were zapped: never touched again */
+
+	fd2 = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd2);
+	qid = np_reserve_ro(fd2);
+	ASSERT_LT(0, qid);
+	ASSERT_EQ(0, np_gq_map(fd2, &g2));
+	EXPECT_EQ(12, g2.info.lba_shift);
+	snprintf(path, sizeof(path), PEER "/q%d", qid);
+	fwd = np_stat(path, "forwarded");
+	npq_sqe_rw(&e, NPQ_OPC_READ, 1, G / 8 + 9, 4, g2.info.data_ctrl_addr,
+		   g2.info.data_ctrl_addr + 4096);
+	ASSERT_LE(0, npq_enqueue(&g2.q, &e));
+	npq_ring_sq(&g2.q);
+	EXPECT_EQ(DNR | 0x04, np_wait(&g2.q, &c));	/* 16 KiB: no */
+	EXPECT_EQ(fwd, np_stat(path, "forwarded"));
+	printf("# np-trace-absent: pci_nvme_read .* lba 0x%llx$\n", G / 8 + 9);
+	npq_sqe_rw(&e, NPQ_OPC_READ, 1, G / 8 + 10, 2, g2.info.data_ctrl_addr,
+		   g2.info.data_ctrl_addr + 4096);
+	ASSERT_LE(0, npq_enqueue(&g2.q, &e));
+	npq_ring_sq(&g2.q);
+	EXPECT_EQ(0, np_wait(&g2.q, &c));		/* 8 KiB: yes */
+	EXPECT_EQ(fwd + 1, np_stat(path, "forwarded"));
+	ASSERT_EQ(0, np_blk_io("/dev/nvme0n1", 0, (G / 8 + 10) * 4096ULL, disk,
+			       8192));
+	EXPECT_EQ(0, memcmp(disk, g2.data, 8192));
+	np_gq_unmap(&g2);
+	close(fd2);
+
+	/* back to 512-byte LBAs for what follows */
+	ASSERT_EQ(0, np_format(0, 512));
+	free(disk);
 }
 
 TEST_HARNESS_MAIN
