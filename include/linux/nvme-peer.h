@@ -21,115 +21,15 @@ struct block_device;
 struct nvme_peer_ctrl;
 struct nvme_peer_queue;
 
-/**
- * enum nvme_peer_placement - where a queue or buffer lives
- * @NVME_PEER_MEM_NONE: not allocated (data buffer only)
- * @NVME_PEER_MEM_HOST: host memory, mapped for the controller and the peer
- * @NVME_PEER_MEM_CMB: the controller's Controller Memory Buffer (P2PDMA)
- * @NVME_PEER_MEM_PEER: the peer device's own P2PDMA memory (its BAR)
+/*
+ * The constants and types a driver shares with user space (placements,
+ * modes, reasons, guarantees, opcode bits, struct nvme_peer_extent) are the
+ * uAPI's: include/uapi/linux/nvme_peer.h.
  */
-enum nvme_peer_placement {
-	NVME_PEER_MEM_NONE,
-	NVME_PEER_MEM_HOST,
-	NVME_PEER_MEM_CMB,
-	NVME_PEER_MEM_PEER,
-};
-
-/**
- * enum nvme_peer_reason - why a reservation was revoked
- * @NVME_PEER_REASON_NONE: not revoked
- * @NVME_PEER_REASON_RELEASE: its owner released it
- * @NVME_PEER_REASON_ADMIN: an administrator deleted it through sysfs
- * @NVME_PEER_REASON_RESET: the controller was reset
- * @NVME_PEER_REASON_CTRL_DOWN: the controller was disabled (timeout, error
- *	recovery, suspend, shutdown)
- * @NVME_PEER_REASON_REMOVED: the controller is being removed
- * @NVME_PEER_REASON_UNLOAD: the nvme-peer module is being unloaded
- * @NVME_PEER_REASON_NAMESPACE: an admin command is about to change the
- *	namespace's format, size or attachment (Format NVM, Namespace
- *	Management or Attachment, Sanitize)
- * @NVME_PEER_REASON_PEER_REMOVED: the peer device, or the device whose
- *	memory holds a queue or the data buffer, is unbinding from its driver
- *	or leaving the bus; its memory and mappings are gone on return
- */
-enum nvme_peer_reason {
-	NVME_PEER_REASON_NONE,
-	NVME_PEER_REASON_RELEASE,
-	NVME_PEER_REASON_ADMIN,
-	NVME_PEER_REASON_RESET,
-	NVME_PEER_REASON_CTRL_DOWN,
-	NVME_PEER_REASON_REMOVED,
-	NVME_PEER_REASON_UNLOAD,
-	NVME_PEER_REASON_NAMESPACE,
-	NVME_PEER_REASON_PEER_REMOVED,
-};
-
-/**
- * enum nvme_peer_mode - who writes the controller's submission queue
- * @NVME_PEER_MEDIATED: the peer writes a shadow SQ and a shadow doorbell in
- *	memory it can reach; a kernel thread checks every entry against the
- *	reservation's &struct nvme_peer_policy and copies those that pass to a
- *	hardware SQ in host memory the peer cannot reach.  Rejected entries
- *	complete in the peer's CQ with an NVMe error status.
- * @NVME_PEER_DIRECT: the peer writes the hardware SQ and rings the hardware
- *	doorbell itself: no CPU per I/O, no checks; only an IOMMU confines the
- *	controller's DMA.  Needs nvme_peer.allow_direct=1.
- */
-enum nvme_peer_mode {
-	NVME_PEER_MEDIATED,
-	NVME_PEER_DIRECT,
-};
-
-/**
- * enum nvme_peer_guarantee - what confines a hostile peer
- * @NVME_PEER_GUARANTEE_NONE: nothing: the guard (mediated mode) stops wrong
- *	commands from a well-behaved peer, but a malicious device can write
- *	the controller's registers, its memory buffer and host memory.
- * @NVME_PEER_GUARANTEE_IOMMU_SWITCH: the peer's DMA is translated by an
- *	IOMMU, but it shares a PCIe switch with the controller and no ACS
- *	redirect sends its peer-to-peer writes up to the IOMMU: real hardware
- *	routes them below the switch, to the controller's BARs; or it is in
- *	the controller's IOMMU group and so shares its DMA mappings, the
- *	hardware SQ's included.  Treat as %NVME_PEER_GUARANTEE_NONE against a
- *	malicious device.
- * @NVME_PEER_GUARANTEE_IOMMU: the peer's DMA is translated by an IOMMU on
- *	every path: it reaches only what was mapped for it (the shadow queues,
- *	the shadow doorbells and the data buffer), never the hardware queues
- *	or doorbells of a mediated reservation.
- * @NVME_PEER_GUARANTEE_CPU: the peer is the CPU (a process): it reaches only
- *	the pages it mapped from /dev/nvme-peer.
- */
-enum nvme_peer_guarantee {
-	NVME_PEER_GUARANTEE_NONE,
-	NVME_PEER_GUARANTEE_IOMMU_SWITCH,
-	NVME_PEER_GUARANTEE_IOMMU,
-	NVME_PEER_GUARANTEE_CPU,
-};
-
-/* opcodes a policy may allow (struct nvme_peer_policy.opcodes) */
-#define NVME_PEER_OP_FLUSH		BIT(0)
-#define NVME_PEER_OP_WRITE		BIT(1)
-#define NVME_PEER_OP_READ		BIT(2)
-#define NVME_PEER_OP_WRITE_ZEROES	BIT(8)
-#define NVME_PEER_OP_DSM		BIT(9)
-#define NVME_PEER_OP_ALL		(NVME_PEER_OP_FLUSH | NVME_PEER_OP_WRITE | \
-					 NVME_PEER_OP_READ |			\
-					 NVME_PEER_OP_WRITE_ZEROES |		\
-					 NVME_PEER_OP_DSM)
 
 #define NVME_PEER_MAX_EXTENTS		65536
 #define NVME_PEER_MAX_WINDOWS		256
 #define NVME_PEER_MAX_MEDIATED_DEPTH	1024
-
-/**
- * struct nvme_peer_extent - LBAs a mediated queue may touch
- * @slba: first LBA
- * @nlb: number of LBAs (at least 1)
- */
-struct nvme_peer_extent {
-	u64 slba;
-	u64 nlb;
-};
 
 /**
  * struct nvme_peer_window - controller-visible DMA addresses data may use
@@ -143,7 +43,7 @@ struct nvme_peer_window {
 
 /**
  * struct nvme_peer_policy - what a mediated queue's commands may do
- * @opcodes: NVME_PEER_OP_* allowed; 0 means Read only
+ * @opcodes: NVME_PEER_OPS_* allowed; 0 means Read only
  * @extents: LBA ranges; NULL (with @nr_extents 0) means the whole namespace
  * @nr_extents: number of @extents, at most 65536; copied at reserve time
  * @windows: DMA ranges the data may use besides the reservation's data
@@ -188,9 +88,9 @@ typedef void (*nvme_peer_revoke_fn)(struct nvme_peer_queue *q,
  * @nsid: the namespace the queue is for (must exist)
  * @depth: entries per queue, a power of two from 2 to CAP.MQES + 1
  * @sq: placement of the submission queue
- * @cq: placement of the completion queue (not %NVME_PEER_MEM_CMB unless
+ * @cq: placement of the completion queue (not %NVME_PEER_PLACE_CMB unless
  *	the controller advertises CMBSZ.CQS)
- * @data: placement of the data buffer, or %NVME_PEER_MEM_NONE
+ * @data: placement of the data buffer, or %NVME_PEER_PLACE_NONE
  * @data_size: size of the data buffer in bytes (page multiple, <= 64 MiB;
  *	<= 4 MiB in host memory, one physically contiguous allocation)
  * @peer: the device that drives the queue, or NULL for the CPU

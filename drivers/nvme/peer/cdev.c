@@ -29,20 +29,6 @@
 
 #include "nvme-peer.h"
 
-static_assert(sizeof(struct nvme_peer_lba_range) ==
-	      sizeof(struct nvme_peer_extent));
-static_assert(NVME_PEER_OPS_ALL == NVME_PEER_OP_ALL);
-static_assert(NVME_PEER_MODE_MEDIATED == NVME_PEER_MEDIATED);
-static_assert(NVME_PEER_MODE_DIRECT == NVME_PEER_DIRECT);
-static_assert(NVME_PEER_INFO_GUARANTEE_NONE == NVME_PEER_GUARANTEE_NONE);
-static_assert(NVME_PEER_INFO_GUARANTEE_IOMMU_SWITCH ==
-	      NVME_PEER_GUARANTEE_IOMMU_SWITCH);
-static_assert(NVME_PEER_INFO_GUARANTEE_IOMMU == NVME_PEER_GUARANTEE_IOMMU);
-static_assert(NVME_PEER_INFO_GUARANTEE_CPU == NVME_PEER_GUARANTEE_CPU);
-static_assert(NVME_PEER_REVOKE_NAMESPACE == NVME_PEER_REASON_NAMESPACE);
-static_assert(NVME_PEER_REVOKE_PEER_REMOVED ==
-	      NVME_PEER_REASON_PEER_REMOVED);
-
 #define NP_REGION_SHIFT		28
 #define NP_FILE_SHIFT		32
 enum { NP_REGION_SQ, NP_REGION_CQ, NP_REGION_DATA, NP_REGION_DB };
@@ -151,13 +137,6 @@ static void np_file_set(struct np_file *f, struct nvme_peer_queue *q,
 	up_write(&f->map_lock);
 }
 
-static const u8 np_uapi_place[] = {
-	[NVME_PEER_PLACE_NONE] = NVME_PEER_MEM_NONE,
-	[NVME_PEER_PLACE_HOST] = NVME_PEER_MEM_HOST,
-	[NVME_PEER_PLACE_CMB] = NVME_PEER_MEM_CMB,
-	[NVME_PEER_PLACE_PEER] = NVME_PEER_MEM_PEER,
-};
-
 /*
  * Copy an extensible ioctl argument: its first __u32 is the size user space
  * built it with (copy_struct_from_user() rules).  *usize receives it.
@@ -188,9 +167,8 @@ static int np_ioc_reserve(struct np_file *f, void __user *uarg)
 	if (usize < offsetofend(struct nvme_peer_reserve, data) ||
 	    r.flags & ~NVME_PEER_RESERVE_PEER || r.rsvd || r.rsvd2 ||
 	    r.nr_extents > NVME_PEER_MAX_EXTENTS || r.rsvd3 || r.rsvd4 ||
-	    r.qid > U16_MAX || r.sq >= ARRAY_SIZE(np_uapi_place) ||
-	    r.cq >= ARRAY_SIZE(np_uapi_place) ||
-	    r.data >= ARRAY_SIZE(np_uapi_place) ||
+	    r.qid > U16_MAX || r.sq > NVME_PEER_PLACE_PEER ||
+	    r.cq > NVME_PEER_PLACE_PEER || r.data > NVME_PEER_PLACE_PEER ||
 	    (!(r.flags & NVME_PEER_RESERVE_PEER) &&
 	     (r.peer_domain || r.peer_bdf)) ||
 	    r.peer_bdf > U16_MAX || r.data_size > NP_MAX_DATA_SIZE)
@@ -200,9 +178,9 @@ static int np_ioc_reserve(struct np_file *f, void __user *uarg)
 
 	p.nsid = r.nsid;
 	p.depth = r.depth;
-	p.sq = np_uapi_place[r.sq];
-	p.cq = np_uapi_place[r.cq];
-	p.data = np_uapi_place[r.data];
+	p.sq = r.sq;
+	p.cq = r.cq;
+	p.data = r.data;
 	p.data_size = r.data_size;
 	p.revoke = np_file_revoke;
 	p.priv = f;
@@ -395,7 +373,7 @@ static int np_ioc_ring(struct np_file *f, void __user *uarg)
 	    ((r.flags & NVME_PEER_RING_CQ) && r.cq_head >= a.depth))
 		goto out_unlock;
 	/* the revoke callback waits for map_lock: the BAR is still mapped */
-	if (a.mode == NVME_PEER_MEDIATED) {
+	if (a.mode == NVME_PEER_MODE_MEDIATED) {
 		/* shadow doorbells are memory: store, then wake the thread */
 		if (r.flags & NVME_PEER_RING_SQ)
 			WRITE_ONCE(*(__le32 __force *)a.sq_db,

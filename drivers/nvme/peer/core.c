@@ -441,7 +441,7 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 	ret = np_validate_params(p, info.mqes, info.cmbsz);
 	if (ret)
 		goto out_unlock;
-	if (p->mode == NVME_PEER_DIRECT &&
+	if (p->mode == NVME_PEER_MODE_DIRECT &&
 	    (!READ_ONCE(allow_direct) ||
 	     (owner != NP_OWNER_KERNEL && !capable(CAP_SYS_RAWIO)))) {
 		ret = -EPERM;
@@ -457,7 +457,7 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 	 * LBAs longer than their data (extended formats) or a metadata
 	 * buffer at MPTR.  Mediated mode cannot confine either.
 	 */
-	if (p->mode == NVME_PEER_MEDIATED && ns->ms) {
+	if (p->mode == NVME_PEER_MODE_MEDIATED && ns->ms) {
 		ret = -EOPNOTSUPP;
 		goto out_put_ns;
 	}

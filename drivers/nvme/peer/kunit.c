@@ -106,9 +106,9 @@ static void np_test_names(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, np_reason_name(NVME_PEER_REASON_PEER_REMOVED),
 			   "peer-removed");
 	KUNIT_EXPECT_STREQ(test, np_reason_name(99), "?");
-	KUNIT_EXPECT_STREQ(test, np_placement_name(NVME_PEER_MEM_CMB), "cmb");
-	KUNIT_EXPECT_STREQ(test, np_mode_name(NVME_PEER_MEDIATED), "mediated");
-	KUNIT_EXPECT_STREQ(test, np_mode_name(NVME_PEER_DIRECT), "direct");
+	KUNIT_EXPECT_STREQ(test, np_placement_name(NVME_PEER_PLACE_CMB), "cmb");
+	KUNIT_EXPECT_STREQ(test, np_mode_name(NVME_PEER_MODE_MEDIATED), "mediated");
+	KUNIT_EXPECT_STREQ(test, np_mode_name(NVME_PEER_MODE_DIRECT), "direct");
 	KUNIT_EXPECT_STREQ(test, np_guarantee_name(NVME_PEER_GUARANTEE_IOMMU_SWITCH),
 			   "iommu-switch");
 	KUNIT_EXPECT_STREQ(test, np_guarantee_name(NVME_PEER_GUARANTEE_CPU), "cpu");
@@ -140,11 +140,11 @@ struct np_validate_case {
 #define NP_PD(n, d, s, c, dt, sz, pe) {					\
 	.nsid = n, .depth = d, .sq = s, .cq = c, .data = dt,		\
 	.data_size = sz, .peer = (pe) ? NP_SOME_PEER : NULL,		\
-	.mode = NVME_PEER_DIRECT }
-#define HOST NVME_PEER_MEM_HOST
-#define CMB NVME_PEER_MEM_CMB
-#define PEER NVME_PEER_MEM_PEER
-#define NONE NVME_PEER_MEM_NONE
+	.mode = NVME_PEER_MODE_DIRECT }
+#define HOST NVME_PEER_PLACE_HOST
+#define CMB NVME_PEER_PLACE_CMB
+#define PEER NVME_PEER_PLACE_PEER
+#define NONE NVME_PEER_PLACE_NONE
 
 static const struct np_validate_case np_validate_cases[] = {
 	{ "default", NP_P(1, 64, HOST, HOST, NONE, 0, 0),
@@ -171,25 +171,25 @@ static const struct np_validate_case np_validate_cases[] = {
 	  0, 0 },
 	{ "depth 2*mqes", NP_PD(1, 4096, HOST, HOST, NONE, 0, 0),
 	  0, -EINVAL },
-	{ "mode bogus", { .nsid = 1, .depth = 64, .sq = NVME_PEER_MEM_HOST,
-			  .cq = NVME_PEER_MEM_HOST, .mode = 2 },
+	{ "mode bogus", { .nsid = 1, .depth = 64, .sq = NVME_PEER_PLACE_HOST,
+			  .cq = NVME_PEER_PLACE_HOST, .mode = 2 },
 	  0, -EINVAL },
 	{ "direct with opcodes", { .nsid = 1, .depth = 64,
-				   .sq = NVME_PEER_MEM_HOST,
-				   .cq = NVME_PEER_MEM_HOST,
-				   .mode = NVME_PEER_DIRECT,
-				   .policy.opcodes = NVME_PEER_OP_READ },
+				   .sq = NVME_PEER_PLACE_HOST,
+				   .cq = NVME_PEER_PLACE_HOST,
+				   .mode = NVME_PEER_MODE_DIRECT,
+				   .policy.opcodes = NVME_PEER_OPS_READ },
 	  0, -EINVAL },
 	{ "direct with max_nlb", { .nsid = 1, .depth = 64,
-				   .sq = NVME_PEER_MEM_HOST,
-				   .cq = NVME_PEER_MEM_HOST,
-				   .mode = NVME_PEER_DIRECT,
+				   .sq = NVME_PEER_PLACE_HOST,
+				   .cq = NVME_PEER_PLACE_HOST,
+				   .mode = NVME_PEER_MODE_DIRECT,
 				   .policy.max_nlb = 8 },
 	  0, -EINVAL },
 	{ "mediated with opcodes", { .nsid = 1, .depth = 64,
-				     .sq = NVME_PEER_MEM_HOST,
-				     .cq = NVME_PEER_MEM_HOST,
-				     .policy.opcodes = NVME_PEER_OP_READ },
+				     .sq = NVME_PEER_PLACE_HOST,
+				     .cq = NVME_PEER_PLACE_HOST,
+				     .policy.opcodes = NVME_PEER_OPS_READ },
 	  0, 0 },
 	{ "sq none", NP_P(1, 64, NONE, HOST, NONE, 0, 0),
 	  0, -EINVAL },
@@ -281,15 +281,15 @@ static void np_test_parse_good(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, np_parse(test, in, req), 0);
 	KUNIT_EXPECT_EQ(test, p->nsid, 1U);
 	KUNIT_EXPECT_EQ(test, p->depth, 64U);
-	KUNIT_EXPECT_EQ(test, p->sq, NVME_PEER_MEM_CMB);
-	KUNIT_EXPECT_EQ(test, p->cq, NVME_PEER_MEM_HOST);
-	KUNIT_EXPECT_EQ(test, p->data, NVME_PEER_MEM_PEER);
+	KUNIT_EXPECT_EQ(test, p->sq, NVME_PEER_PLACE_CMB);
+	KUNIT_EXPECT_EQ(test, p->cq, NVME_PEER_PLACE_HOST);
+	KUNIT_EXPECT_EQ(test, p->data, NVME_PEER_PLACE_PEER);
 	KUNIT_EXPECT_EQ(test, p->data_size, (size_t)8192);
 	KUNIT_EXPECT_STREQ(test, req->peer, "0:3.0");
 	KUNIT_EXPECT_EQ(test, req->qid, 9);
 	KUNIT_EXPECT_FALSE(test, req->has_uid);
 	/* the defaults: mediated, Read only, whole namespace */
-	KUNIT_EXPECT_EQ(test, p->mode, NVME_PEER_MEDIATED);
+	KUNIT_EXPECT_EQ(test, p->mode, NVME_PEER_MODE_MEDIATED);
 	KUNIT_EXPECT_EQ(test, p->policy.opcodes, 0U);
 	KUNIT_EXPECT_EQ(test, p->policy.nr_extents, 0U);
 	KUNIT_EXPECT_NULL(test, p->policy.extents);
@@ -303,19 +303,19 @@ static void np_test_parse_good(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, req->gid, 0U);
 	KUNIT_ASSERT_EQ(test, np_parse(test, "nsid=3", req), 0);
 	KUNIT_EXPECT_EQ(test, p->depth, 64U);
-	KUNIT_EXPECT_EQ(test, p->sq, NVME_PEER_MEM_HOST);
-	KUNIT_EXPECT_EQ(test, p->data, NVME_PEER_MEM_NONE);
+	KUNIT_EXPECT_EQ(test, p->sq, NVME_PEER_PLACE_HOST);
+	KUNIT_EXPECT_EQ(test, p->data, NVME_PEER_PLACE_NONE);
 	KUNIT_EXPECT_STREQ(test, req->peer, "");
 	KUNIT_EXPECT_EQ(test, req->qid, 0);
 	KUNIT_EXPECT_FALSE(test, req->has_uid || req->has_gid);
 
 	KUNIT_ASSERT_EQ(test, np_parse(test, "nsid=1 mode=direct", req), 0);
-	KUNIT_EXPECT_EQ(test, p->mode, NVME_PEER_DIRECT);
+	KUNIT_EXPECT_EQ(test, p->mode, NVME_PEER_MODE_DIRECT);
 	KUNIT_ASSERT_EQ(test, np_parse(test, med, req), 0);
-	KUNIT_EXPECT_EQ(test, p->mode, NVME_PEER_MEDIATED);
+	KUNIT_EXPECT_EQ(test, p->mode, NVME_PEER_MODE_MEDIATED);
 	KUNIT_EXPECT_EQ(test, p->policy.opcodes,
-			NVME_PEER_OP_READ | NVME_PEER_OP_WRITE |
-			NVME_PEER_OP_FLUSH);
+			NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE |
+			NVME_PEER_OPS_FLUSH);
 	KUNIT_EXPECT_EQ(test, p->policy.max_nlb, 8U);
 	KUNIT_ASSERT_EQ(test, p->policy.nr_extents, 2U);
 	KUNIT_EXPECT_PTR_EQ(test, p->policy.extents,
@@ -326,7 +326,7 @@ static void np_test_parse_good(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, req->extents[1].nlb, 1ULL);
 	KUNIT_ASSERT_EQ(test, np_parse(test, "ops=dsm,write_zeroes", req), 0);
 	KUNIT_EXPECT_EQ(test, p->policy.opcodes,
-			NVME_PEER_OP_DSM | NVME_PEER_OP_WRITE_ZEROES);
+			NVME_PEER_OPS_DSM | NVME_PEER_OPS_WRITE_ZEROES);
 }
 
 /* NP_CREATE_MAX_EXTENTS lba= keys parse, one more does not */

@@ -93,7 +93,7 @@ EXPORT_SYMBOL_IF_KUNIT(np_reason_name);
 
 const char *np_mode_name(enum nvme_peer_mode mode)
 {
-	return mode == NVME_PEER_DIRECT ? "direct" : "mediated";
+	return mode == NVME_PEER_MODE_DIRECT ? "direct" : "mediated";
 }
 EXPORT_SYMBOL_IF_KUNIT(np_mode_name);
 
@@ -111,10 +111,10 @@ const char *np_guarantee_name(enum nvme_peer_guarantee g)
 EXPORT_SYMBOL_IF_KUNIT(np_guarantee_name);
 
 static const char * const np_placements[] = {
-	[NVME_PEER_MEM_NONE] = "none",
-	[NVME_PEER_MEM_HOST] = "host",
-	[NVME_PEER_MEM_CMB] = "cmb",
-	[NVME_PEER_MEM_PEER] = "peer",
+	[NVME_PEER_PLACE_NONE] = "none",
+	[NVME_PEER_PLACE_HOST] = "host",
+	[NVME_PEER_PLACE_CMB] = "cmb",
+	[NVME_PEER_PLACE_PEER] = "peer",
 };
 
 const char *np_placement_name(enum nvme_peer_placement where)
@@ -168,36 +168,36 @@ int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cmbsz)
 		return -EINVAL;
 	if (p->depth < 2 || p->depth > mqes || !is_power_of_2(p->depth))
 		return -EINVAL;
-	if (p->mode != NVME_PEER_MEDIATED && p->mode != NVME_PEER_DIRECT)
+	if (p->mode != NVME_PEER_MODE_MEDIATED && p->mode != NVME_PEER_MODE_DIRECT)
 		return -EINVAL;
-	if (p->mode == NVME_PEER_MEDIATED &&
+	if (p->mode == NVME_PEER_MODE_MEDIATED &&
 	    p->depth > NVME_PEER_MAX_MEDIATED_DEPTH)
 		return -EINVAL;
 	/* a policy is for mediated mode: refused, not ignored */
-	if (p->mode == NVME_PEER_DIRECT &&
+	if (p->mode == NVME_PEER_MODE_DIRECT &&
 	    (p->policy.opcodes || p->policy.nr_extents ||
 	     p->policy.nr_windows || p->policy.max_nlb))
 		return -EINVAL;
-	if (p->sq == NVME_PEER_MEM_NONE || p->cq == NVME_PEER_MEM_NONE)
+	if (p->sq == NVME_PEER_PLACE_NONE || p->cq == NVME_PEER_PLACE_NONE)
 		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(all); i++) {
-		if (all[i] > NVME_PEER_MEM_PEER)
+		if (all[i] > NVME_PEER_PLACE_PEER)
 			return -EINVAL;
-		if (all[i] == NVME_PEER_MEM_PEER && !p->peer)
+		if (all[i] == NVME_PEER_PLACE_PEER && !p->peer)
 			return -EINVAL;
 	}
 	if (!p->data_size != !p->data)
 		return -EINVAL;
 	if (p->data_size > NP_MAX_DATA_SIZE || !PAGE_ALIGNED(p->data_size) ||
-	    (p->data == NVME_PEER_MEM_HOST &&
+	    (p->data == NVME_PEER_PLACE_HOST &&
 	     p->data_size > NP_MAX_HOST_DATA_SIZE))
 		return -EINVAL;
 
-	if (p->sq == NVME_PEER_MEM_CMB && !(cmbsz & NVME_CMBSZ_SQS))
+	if (p->sq == NVME_PEER_PLACE_CMB && !(cmbsz & NVME_CMBSZ_SQS))
 		return -EOPNOTSUPP;
-	if (p->cq == NVME_PEER_MEM_CMB && !(cmbsz & NVME_CMBSZ_CQS))
+	if (p->cq == NVME_PEER_PLACE_CMB && !(cmbsz & NVME_CMBSZ_CQS))
 		return -EOPNOTSUPP;
-	if (p->data == NVME_PEER_MEM_CMB &&
+	if (p->data == NVME_PEER_PLACE_CMB &&
 	    (cmbsz & (NVME_CMBSZ_WDS | NVME_CMBSZ_RDS)) !=
 	    (NVME_CMBSZ_WDS | NVME_CMBSZ_RDS))
 		return -EOPNOTSUPP;
@@ -211,8 +211,8 @@ static int np_parse_ops(char *val, u32 *ops)
 		"flush", "write", "read", "write_zeroes", "dsm",
 	};
 	static const u32 bits[] = {
-		NVME_PEER_OP_FLUSH, NVME_PEER_OP_WRITE, NVME_PEER_OP_READ,
-		NVME_PEER_OP_WRITE_ZEROES, NVME_PEER_OP_DSM,
+		NVME_PEER_OPS_FLUSH, NVME_PEER_OPS_WRITE, NVME_PEER_OPS_READ,
+		NVME_PEER_OPS_WRITE_ZEROES, NVME_PEER_OPS_DSM,
 	};
 	char *op;
 	int i;
@@ -276,8 +276,8 @@ int np_parse_create(char *buf, struct np_create_req *req)
 
 	memset(req, 0, sizeof(*req));
 	p->depth = 64;
-	p->sq = NVME_PEER_MEM_HOST;
-	p->cq = NVME_PEER_MEM_HOST;
+	p->sq = NVME_PEER_PLACE_HOST;
+	p->cq = NVME_PEER_PLACE_HOST;
 
 	while ((word = strsep(&buf, " \t\n")) != NULL) {
 		if (!*word)
@@ -337,7 +337,7 @@ int np_parse_create(char *buf, struct np_create_req *req)
 			break;
 		case 10:
 			if (sysfs_streq(val, "direct"))
-				p->mode = NVME_PEER_DIRECT;
+				p->mode = NVME_PEER_MODE_DIRECT;
 			else if (!sysfs_streq(val, "mediated"))
 				return -EINVAL;
 			break;

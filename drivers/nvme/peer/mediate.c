@@ -142,7 +142,7 @@ static int np_med_policy(struct nvme_peer_queue *q, struct np_med *m,
 	u32 nr_win = pol->nr_windows + !!q->data.size;
 	u32 i, limit = np_med_max_nlb(q);
 
-	if (pol->opcodes & ~NVME_PEER_OP_ALL ||
+	if (pol->opcodes & ~NVME_PEER_OPS_ALL ||
 	    pol->nr_extents > NVME_PEER_MAX_EXTENTS ||
 	    pol->nr_windows > NVME_PEER_MAX_WINDOWS ||
 	    (pol->nr_extents && !pol->extents) ||
@@ -187,7 +187,7 @@ static int np_med_policy(struct nvme_peer_queue *q, struct np_med *m,
 	p->nsid = q->params.nsid;
 	p->lba_shift = q->lba_shift;
 	p->ns_size = q->ns_size;
-	p->opcodes[0] = pol->opcodes ? pol->opcodes : NVME_PEER_OP_READ;
+	p->opcodes[0] = pol->opcodes ? pol->opcodes : NVME_PEER_OPS_READ;
 	p->max_nlb = pol->max_nlb ? pol->max_nlb : limit;
 	if (np_policy_prepare(m->extents, &nr_ext) ||
 	    np_windows_prepare(m->windows, &nr_win))
@@ -205,7 +205,7 @@ static int np_med_coherent(struct nvme_peer_queue *q, struct np_mem *m,
 			   size_t size)
 {
 	memset(m, 0, sizeof(*m));
-	m->where = NVME_PEER_MEM_HOST;
+	m->where = NVME_PEER_PLACE_HOST;
 	m->size = size;
 	m->vaddr = dma_alloc_coherent(&q->pctrl->info.pdev->dev, size,
 				      &m->ctrl_dma, GFP_KERNEL);

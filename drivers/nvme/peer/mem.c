@@ -96,17 +96,17 @@ int np_mem_alloc(struct nvme_peer_queue *q, struct np_mem *m,
 	m->where = where;
 	m->size = size;
 	switch (where) {
-	case NVME_PEER_MEM_NONE:
+	case NVME_PEER_PLACE_NONE:
 		return 0;
-	case NVME_PEER_MEM_HOST:
+	case NVME_PEER_PLACE_HOST:
 		m->vaddr = alloc_pages_exact(size, GFP_KERNEL | __GFP_ZERO |
 					     __GFP_NOWARN);
 		if (!m->vaddr)
 			return -ENOMEM;
 		break;
-	case NVME_PEER_MEM_CMB:
-	case NVME_PEER_MEM_PEER:
-		m->provider = where == NVME_PEER_MEM_CMB ? q->pctrl->info.pdev :
+	case NVME_PEER_PLACE_CMB:
+	case NVME_PEER_PLACE_PEER:
+		m->provider = where == NVME_PEER_PLACE_CMB ? q->pctrl->info.pdev :
 							 q->peer;
 		ret = np_check_p2p(q, m->provider);
 		if (ret)

@@ -169,7 +169,7 @@ struct nvme_peer_queue {
 
 static inline bool np_mediated(const struct nvme_peer_queue *q)
 {
-	return q->params.mode == NVME_PEER_MEDIATED;
+	return q->params.mode == NVME_PEER_MODE_MEDIATED;
 }
 
 /*

@@ -18,17 +18,37 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-/* placements of the SQ, the CQ and the data buffer */
-#define NVME_PEER_PLACE_NONE	0	/* data buffer only: none */
-#define NVME_PEER_PLACE_HOST	1	/* host memory */
-#define NVME_PEER_PLACE_CMB	2	/* the controller's memory buffer */
-#define NVME_PEER_PLACE_PEER	3	/* the peer device's P2PDMA memory */
+/**
+ * enum nvme_peer_placement - where a queue or the data buffer lives
+ * @NVME_PEER_PLACE_NONE: not allocated (data buffer only)
+ * @NVME_PEER_PLACE_HOST: host memory, mapped for the controller and the peer
+ * @NVME_PEER_PLACE_CMB: the controller's Controller Memory Buffer (P2PDMA)
+ * @NVME_PEER_PLACE_PEER: the peer device's own P2PDMA memory (its BAR)
+ */
+enum nvme_peer_placement {
+	NVME_PEER_PLACE_NONE,
+	NVME_PEER_PLACE_HOST,
+	NVME_PEER_PLACE_CMB,
+	NVME_PEER_PLACE_PEER,
+};
 
-/* modes (struct nvme_peer_reserve.mode, struct nvme_peer_info.mode) */
-#define NVME_PEER_MODE_MEDIATED	0	/* the kernel checks every command */
-#define NVME_PEER_MODE_DIRECT	1	/* raw hardware queue; CAP_SYS_RAWIO */
+/**
+ * enum nvme_peer_mode - who writes the controller's submission queue
+ * @NVME_PEER_MODE_MEDIATED: the peer writes a shadow SQ and a shadow doorbell
+ *	in memory it can reach; the kernel checks every entry against the
+ *	reservation's policy and copies those that pass to a hardware SQ the
+ *	peer cannot reach.  Rejected entries complete with an NVMe error.
+ * @NVME_PEER_MODE_DIRECT: the peer writes the hardware SQ and rings the
+ *	hardware doorbell itself: no CPU per I/O, no checks; only an IOMMU
+ *	confines the controller's DMA.  Needs nvme_peer.allow_direct=1, and
+ *	CAP_SYS_RAWIO for a process.
+ */
+enum nvme_peer_mode {
+	NVME_PEER_MODE_MEDIATED,
+	NVME_PEER_MODE_DIRECT,
+};
 
-/* opcodes a mediated queue may use (struct nvme_peer_reserve.opcodes) */
+/* opcodes a mediated queue may use: bit n allows NVMe I/O opcode n */
 #define NVME_PEER_OPS_FLUSH		(1U << 0x00)
 #define NVME_PEER_OPS_WRITE		(1U << 0x01)
 #define NVME_PEER_OPS_READ		(1U << 0x02)
@@ -38,18 +58,35 @@
 				 NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE_ZEROES | \
 				 NVME_PEER_OPS_DSM)
 
-/* what confines a hostile peer (struct nvme_peer_info.guarantee) */
-#define NVME_PEER_INFO_GUARANTEE_NONE		0
-#define NVME_PEER_INFO_GUARANTEE_IOMMU_SWITCH	1
-#define NVME_PEER_INFO_GUARANTEE_IOMMU		2
-#define NVME_PEER_INFO_GUARANTEE_CPU			3
+/**
+ * enum nvme_peer_guarantee - what confines a hostile peer
+ * @NVME_PEER_GUARANTEE_NONE: nothing: the guard (mediated mode) stops wrong
+ *	commands from a well-behaved peer, but a malicious device can write the
+ *	controller's registers, its memory buffer and host memory (no IOMMU, an
+ *	identity IOMMU domain, or direct mode).
+ * @NVME_PEER_GUARANTEE_IOMMU_SWITCH: an IOMMU translates the peer, but it
+ *	shares a PCIe switch with the controller and no ACS redirect sends its
+ *	peer-to-peer writes up to the IOMMU, or it is in the controller's IOMMU
+ *	group.  Treat as NONE against a malicious device.
+ * @NVME_PEER_GUARANTEE_IOMMU: an IOMMU translates the peer's DMA on every
+ *	path: it reaches only what was mapped for it, never the hardware queues
+ *	or doorbells of a mediated reservation.
+ * @NVME_PEER_GUARANTEE_CPU: the peer is the CPU (a process): it reaches only
+ *	the pages it mapped.
+ */
+enum nvme_peer_guarantee {
+	NVME_PEER_GUARANTEE_NONE,
+	NVME_PEER_GUARANTEE_IOMMU_SWITCH,
+	NVME_PEER_GUARANTEE_IOMMU,
+	NVME_PEER_GUARANTEE_CPU,
+};
 
 /**
- * struct nvme_peer_lba_range - LBAs a mediated queue may touch
+ * struct nvme_peer_extent - LBAs a mediated queue may touch
  * @slba: first LBA
  * @nlb: number of LBAs, at least 1
  */
-struct nvme_peer_lba_range {
+struct nvme_peer_extent {
 	__u64 slba;
 	__u64 nlb;
 };
@@ -74,22 +111,22 @@ struct nvme_peer_lba_range {
  * @depth: entries per queue, a power of two from 2 to CAP.MQES + 1, and
  *	at most 1024 in mediated mode
  * @qid: in: the qid wanted, 0 for any; out: the qid
- * @sq: NVME_PEER_PLACE_* of the submission queue
- * @cq: NVME_PEER_PLACE_* of the completion queue
- * @data: NVME_PEER_PLACE_* of the data buffer
+ * @sq: &enum nvme_peer_placement of the submission queue
+ * @cq: &enum nvme_peer_placement of the completion queue
+ * @data: &enum nvme_peer_placement of the data buffer
  * @rsvd: 0
  * @peer_domain: PCI domain of the peer device (NVME_PEER_RESERVE_PEER)
  * @peer_bdf: bus << 8 | devfn of the peer device (NVME_PEER_RESERVE_PEER)
  * @rsvd2: 0
  * @data_size: bytes, a page multiple up to 64 MiB, up to 4 MiB in host
  *	memory (0 without data buffer)
- * @mode: NVME_PEER_MODE_*; direct needs CAP_SYS_RAWIO and the module
+ * @mode: &enum nvme_peer_mode; direct needs CAP_SYS_RAWIO and the module
  *	parameter nvme_peer.allow_direct=1
  * @opcodes: NVME_PEER_OPS_* a mediated queue may use; 0: Read only
  * @max_nlb: most LBAs per command; 0: 128 KiB or the controller's limit
  * @nr_extents: number of @extents, at most 65536; 0: the whole namespace
  * @rsvd3: 0
- * @extents: user pointer to @nr_extents struct nvme_peer_lba_range
+ * @extents: user pointer to @nr_extents struct nvme_peer_extent
  * @rsvd4: 0
  *
  * @opcodes, @max_nlb and @nr_extents must be 0 in direct mode.
@@ -136,16 +173,34 @@ struct nvme_peer_attach {
 #define NVME_PEER_STATE_ACTIVE	1
 #define NVME_PEER_STATE_REVOKED	2
 
-/* struct nvme_peer_info.reason */
-#define NVME_PEER_REVOKE_NONE		0
-#define NVME_PEER_REVOKE_RELEASE	1
-#define NVME_PEER_REVOKE_ADMIN		2
-#define NVME_PEER_REVOKE_RESET		3
-#define NVME_PEER_REVOKE_CTRL_DOWN	4
-#define NVME_PEER_REVOKE_REMOVED	5
-#define NVME_PEER_REVOKE_UNLOAD		6
-#define NVME_PEER_REVOKE_NAMESPACE	7	/* format/size/attachment */
-#define NVME_PEER_REVOKE_PEER_REMOVED	8	/* peer or memory device gone */
+/**
+ * enum nvme_peer_reason - why a reservation was revoked (struct
+ * nvme_peer_info.reason, the kernel's revoke callback, sysfs qN/reason)
+ * @NVME_PEER_REASON_NONE: not revoked
+ * @NVME_PEER_REASON_RELEASE: its owner released it
+ * @NVME_PEER_REASON_ADMIN: an administrator deleted it through sysfs
+ * @NVME_PEER_REASON_RESET: the controller was reset
+ * @NVME_PEER_REASON_CTRL_DOWN: the controller was disabled (timeout, error
+ *	recovery, suspend, shutdown)
+ * @NVME_PEER_REASON_REMOVED: the controller is being removed
+ * @NVME_PEER_REASON_UNLOAD: the nvme-peer module is being unloaded
+ * @NVME_PEER_REASON_NAMESPACE: an admin command is about to change the
+ *	namespace's format, size or attachment (Format NVM, Namespace
+ *	Management or Attachment, Sanitize)
+ * @NVME_PEER_REASON_PEER_REMOVED: the peer device, or the device whose
+ *	memory holds a queue or the data buffer, unbinds or leaves the bus
+ */
+enum nvme_peer_reason {
+	NVME_PEER_REASON_NONE,
+	NVME_PEER_REASON_RELEASE,
+	NVME_PEER_REASON_ADMIN,
+	NVME_PEER_REASON_RESET,
+	NVME_PEER_REASON_CTRL_DOWN,
+	NVME_PEER_REASON_REMOVED,
+	NVME_PEER_REASON_UNLOAD,
+	NVME_PEER_REASON_NAMESPACE,
+	NVME_PEER_REASON_PEER_REMOVED,
+};
 
 /* struct nvme_peer_info.flags */
 #define NVME_PEER_INFO_DB_MAP	(1U << 0)	/* db region may be mapped */
@@ -161,7 +216,7 @@ struct nvme_peer_attach {
  * @depth: entries per queue
  * @lba_shift: log2 of the namespace's LBA size
  * @state: NVME_PEER_STATE_*
- * @reason: NVME_PEER_REVOKE_*
+ * @reason: &enum nvme_peer_reason
  * @db_stride: doorbell stride in bytes
  * @sq_off: mmap offset of the SQ (64-byte entries)
  * @sq_size: mmap length of the SQ
@@ -181,8 +236,8 @@ struct nvme_peer_attach {
  * @data_addr: bus address of the data buffer for the peer (CAP_SYS_ADMIN)
  * @sq_db_addr: bus address of the SQ tail doorbell (CAP_SYS_ADMIN)
  * @cq_db_addr: bus address of the CQ head doorbell (CAP_SYS_ADMIN)
- * @mode: NVME_PEER_MODE_*
- * @guarantee: NVME_PEER_INFO_GUARANTEE_*: what confines a hostile peer
+ * @mode: &enum nvme_peer_mode
+ * @guarantee: &enum nvme_peer_guarantee: what confines a hostile peer
  *
  * In mediated mode the SQ, CQ and doorbell regions are the shadow ones: the
  * doorbells are little-endian 32-bit words in memory at @sq_db_in_page and

@@ -94,19 +94,19 @@ static int npc_ops(const char *s, u32 *ops)
 	for (*ops = 0; *s; s++) {
 		switch (*s) {
 		case 'r':
-			*ops |= NVME_PEER_OP_READ;
+			*ops |= NVME_PEER_OPS_READ;
 			break;
 		case 'w':
-			*ops |= NVME_PEER_OP_WRITE;
+			*ops |= NVME_PEER_OPS_WRITE;
 			break;
 		case 'f':
-			*ops |= NVME_PEER_OP_FLUSH;
+			*ops |= NVME_PEER_OPS_FLUSH;
 			break;
 		case 'z':
-			*ops |= NVME_PEER_OP_WRITE_ZEROES;
+			*ops |= NVME_PEER_OPS_WRITE_ZEROES;
 			break;
 		case 'd':
-			*ops |= NVME_PEER_OP_DSM;
+			*ops |= NVME_PEER_OPS_DSM;
 			break;
 		default:
 			return -EINVAL;
@@ -136,7 +136,7 @@ static ssize_t reserve_write(struct file *file, const char __user *ubuf,
 		   ops, ext) < 8)
 		return -EINVAL;
 	if (!strcmp(mode, "direct")) {
-		p.mode = NVME_PEER_DIRECT;	/* no policy */
+		p.mode = NVME_PEER_MODE_DIRECT;	/* no policy */
 	} else if (!strcmp(mode, "mediated")) {
 		ret = npc_ops(ops, &p.policy.opcodes);
 		if (ret)

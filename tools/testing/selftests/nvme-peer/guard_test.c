@@ -178,7 +178,7 @@ FIXTURE(guard) {
 
 FIXTURE_SETUP(guard)
 {
-	static const struct nvme_peer_lba_range ext[] = {
+	static const struct nvme_peer_extent ext[] = {
 		{ G, 64 }, { G + 128, 64 },
 	};
 	struct nvme_peer_reserve r = {
@@ -277,7 +277,7 @@ TEST_F(guard, policy_mode_and_guarantee_in_sysfs)
 
 	EXPECT_EQ(NVME_PEER_MODE_MEDIATED, self->g.info.mode);
 	EXPECT_TRUE(self->g.info.flags & NVME_PEER_INFO_MEDIATED);
-	EXPECT_EQ(NVME_PEER_INFO_GUARANTEE_CPU, self->g.info.guarantee);
+	EXPECT_EQ(NVME_PEER_GUARANTEE_CPU, self->g.info.guarantee);
 	snprintf(path, sizeof(path), "%s/mode", self->dir);
 	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
 	EXPECT_STREQ("mediated", buf);
@@ -303,7 +303,7 @@ TEST_F(guard, policy_mode_and_guarantee_in_sysfs)
 /* Extents come in any order and overlapping; the policy holds them merged. */
 TEST(extents_are_sorted_and_merged)
 {
-	struct nvme_peer_lba_range ext[] = {
+	struct nvme_peer_extent ext[] = {
 		{ 100, 8 }, { 0, 8 }, { 104, 10 }, { 8, 1 },
 	};
 	struct nvme_peer_reserve r = {
@@ -325,8 +325,8 @@ TEST(extents_are_sorted_and_merged)
 /* A policy that cannot be enforced is refused, with the errno the docs give. */
 TEST(bad_policies_are_refused)
 {
-	struct nvme_peer_lba_range bad[] = { { 1ULL << 40, 8 } };
-	struct nvme_peer_lba_range empty[] = { { 100, 0 } };
+	struct nvme_peer_extent bad[] = { { 1ULL << 40, 8 } };
+	struct nvme_peer_extent empty[] = { { 100, 0 } };
 	struct nvme_peer_reserve r = {
 		.size = sizeof(r), .nsid = 1, .depth = 64, .sq = 1, .cq = 1,
 		.nr_extents = 1, .extents = (uintptr_t)bad,
@@ -523,7 +523,7 @@ TEST_F(guard, bad_doorbells_are_counted_and_ignored)
  */
 TEST(dsm_ranges_are_checked)
 {
-	static const struct nvme_peer_lba_range ext[] = { { G + 256, 64 } };
+	static const struct nvme_peer_extent ext[] = { { G + 256, 64 } };
 	struct nvme_peer_reserve r = {
 		.size = sizeof(r), .nsid = 1, .depth = 64,
 		.sq = NVME_PEER_PLACE_HOST, .cq = NVME_PEER_PLACE_HOST,
@@ -965,7 +965,7 @@ TEST(format_revokes_mediated_queues)
 	ASSERT_EQ(0, np_format(4, 4096));	/* LBA format 4: 4 KiB */
 	ASSERT_EQ(0, np_query(fd, &g.info));
 	EXPECT_EQ(NVME_PEER_STATE_REVOKED, g.info.state);
-	EXPECT_EQ(NVME_PEER_REVOKE_NAMESPACE, g.info.reason);
+	EXPECT_EQ(NVME_PEER_REASON_NAMESPACE, g.info.reason);
 	pfd = (struct pollfd){ .fd = fd, .events = POLLPRI };
 	EXPECT_EQ(1, poll(&pfd, 1, 0));
 	EXPECT_TRUE(pfd.revents & POLLERR);

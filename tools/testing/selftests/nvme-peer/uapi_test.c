@@ -108,7 +108,7 @@ TEST(reserve_query_release)
 	EXPECT_EQ(64, info.depth);
 	EXPECT_EQ(9, info.lba_shift);
 	EXPECT_EQ(NVME_PEER_STATE_ACTIVE, info.state);
-	EXPECT_EQ(NVME_PEER_REVOKE_NONE, info.reason);
+	EXPECT_EQ(NVME_PEER_REASON_NONE, info.reason);
 	EXPECT_EQ(4096, info.sq_size);
 	EXPECT_EQ(4096, info.cq_size);
 	EXPECT_EQ(8192, info.data_size);
@@ -121,7 +121,7 @@ TEST(reserve_query_release)
 	EXPECT_EQ(NVME_PEER_MODE_MEDIATED, info.mode);
 	EXPECT_TRUE(info.flags & NVME_PEER_INFO_MEDIATED);
 	EXPECT_TRUE(info.flags & NVME_PEER_INFO_DB_MAP);
-	EXPECT_EQ(NVME_PEER_INFO_GUARANTEE_CPU, info.guarantee);
+	EXPECT_EQ(NVME_PEER_GUARANTEE_CPU, info.guarantee);
 	EXPECT_EQ(0, info.sq_db_in_page);
 	EXPECT_EQ(4, info.cq_db_in_page);
 	/* a second reservation on the same fd */
@@ -200,7 +200,7 @@ TEST(direct_mode_is_opt_in)
 	ASSERT_EQ(0, np_query(fd, &info));
 	EXPECT_EQ(NVME_PEER_MODE_DIRECT, info.mode);
 	EXPECT_FALSE(info.flags & NVME_PEER_INFO_MEDIATED);
-	EXPECT_EQ(NVME_PEER_INFO_GUARANTEE_NONE, info.guarantee);
+	EXPECT_EQ(NVME_PEER_GUARANTEE_NONE, info.guarantee);
 	EXPECT_EQ(8 * qid, info.sq_db_in_page);
 	EXPECT_EQ(8 * qid + 4, info.cq_db_in_page);
 	close(fd);
@@ -581,7 +581,7 @@ TEST(revocation_reaches_a_polling_process)
 	EXPECT_TRUE(pfd.revents & POLLPRI);
 	ASSERT_EQ(0, np_query(fd, &info));
 	EXPECT_EQ(NVME_PEER_STATE_REVOKED, info.state);
-	EXPECT_EQ(NVME_PEER_REVOKE_RESET, info.reason);
+	EXPECT_EQ(NVME_PEER_REASON_RESET, info.reason);
 
 	ASSERT_EQ(0, sigaction(SIGBUS, &sa, NULL));
 	np_faults = 0;
