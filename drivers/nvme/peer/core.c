@@ -63,6 +63,23 @@ static struct nvme_peer_ctrl *np_ctrl_lookup(struct nvme_ctrl *ctrl)
 	return pctrl;
 }
 
+/* The last reference to a reservation is gone. */
+static void np_queue_release(struct kobject *kobj)
+{
+	struct nvme_peer_queue *q = np_queue_of(kobj);
+
+	pci_dev_put(q->peer);
+	kref_put(&q->pctrl->ref, np_ctrl_release);
+	kfree(q);
+}
+
+/* A reservation's lifetime is its kobject's; sysfs.c has its attributes. */
+static const struct kobj_type np_queue_ktype = {
+	.release = np_queue_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = np_queue_groups,
+};
+
 /* The controller at index *@i or after, with a reference; *@i moves on. */
 static struct nvme_peer_ctrl *np_ctrl_next(unsigned long *i)
 {
@@ -87,6 +104,160 @@ static void np_wait_callbacks(struct nvme_peer_ctrl *pctrl)
 	down_write(&pctrl->cb_sem);
 	up_write(&pctrl->cb_sem);
 }
+
+/* ---- a reservation's state, its parameters and its qid ----------------- */
+
+/**
+ * np_qstate_next() - apply an event to a reservation's state
+ * @state: the state, updated on success
+ * @ev: what happened
+ * @notify: set when the owner's revoke callback must run now
+ *
+ * A reservation is revoked at most once: the first %NP_EV_REVOKE or
+ * %NP_EV_RELEASE of a handed-out (active) reservation asks for the
+ * callback, later ones do not.  A reservation that was never handed out
+ * (still %NP_Q_NEW) never asks for it.
+ *
+ * Return: 0; -EALREADY for a second revocation (state unchanged); -ESTALE
+ * when creation completes on a reservation revoked meanwhile; -EINVAL for
+ * an event that cannot happen in @state.
+ */
+int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify)
+{
+	*notify = false;
+	switch (*state) {
+	case NP_Q_NEW:
+		if (ev == NP_EV_CREATED)
+			*state = NP_Q_ACTIVE;
+		else if (ev == NP_EV_REVOKE)
+			*state = NP_Q_REVOKED;
+		else
+			*state = NP_Q_RELEASED;
+		return 0;
+	case NP_Q_ACTIVE:
+		if (ev == NP_EV_CREATED)
+			return -EINVAL;
+		*notify = true;
+		*state = ev == NP_EV_REVOKE ? NP_Q_REVOKED : NP_Q_RELEASED;
+		return 0;
+	case NP_Q_REVOKED:
+		if (ev == NP_EV_CREATED)
+			return -ESTALE;
+		if (ev == NP_EV_REVOKE)
+			return -EALREADY;
+		*state = NP_Q_RELEASED;
+		return 0;
+	case NP_Q_RELEASED:
+	default:
+		return -EINVAL;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(np_qstate_next);
+
+/**
+ * np_validate_params() - check reservation parameters against a controller
+ * @p: the parameters
+ * @mqes: largest queue depth (CAP.MQES + 1)
+ * @cmbsz: the CMBSZ register, 0 without a CMB
+ *
+ * The namespace and the peer's reachability are checked later, against the
+ * live controller.
+ *
+ * Return: 0; -EINVAL for a malformed request (nsid 0 or broadcast, depth not
+ * a power of two in 2..@mqes, or above %NVME_PEER_MAX_MEDIATED_DEPTH in
+ * mediated mode, SQ/CQ placement none, data size not a page multiple up to
+ * 64 MiB (4 MiB in host memory, which is one physically contiguous
+ * allocation) or given without a data placement, peer placement without a peer,
+ * an unknown mode, a policy in direct mode); -EOPNOTSUPP when the
+ * controller cannot do it (CMB placement without a CMB or without the CMBSZ
+ * support bit for that use).
+ */
+int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cmbsz)
+{
+	const enum nvme_peer_placement all[] = { p->sq, p->cq, p->data };
+	int i;
+
+	if (!p->nsid || p->nsid == NVME_NSID_ALL)
+		return -EINVAL;
+	if (p->depth < 2 || p->depth > mqes || !is_power_of_2(p->depth))
+		return -EINVAL;
+	if (p->mode != NVME_PEER_MODE_MEDIATED && p->mode != NVME_PEER_MODE_DIRECT)
+		return -EINVAL;
+	if (p->mode == NVME_PEER_MODE_MEDIATED &&
+	    p->depth > NVME_PEER_MAX_MEDIATED_DEPTH)
+		return -EINVAL;
+	/* a policy is for mediated mode: refused, not ignored */
+	if (p->mode == NVME_PEER_MODE_DIRECT &&
+	    (p->policy.opcodes || p->policy.nr_extents ||
+	     p->policy.nr_windows || p->policy.max_nlb))
+		return -EINVAL;
+	if (p->sq == NVME_PEER_PLACE_NONE || p->cq == NVME_PEER_PLACE_NONE)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(all); i++) {
+		if (all[i] > NVME_PEER_PLACE_PEER)
+			return -EINVAL;
+		if (all[i] == NVME_PEER_PLACE_PEER && !p->peer)
+			return -EINVAL;
+	}
+	if (!p->data_size != !p->data)
+		return -EINVAL;
+	if (p->data_size > NP_MAX_DATA_SIZE || !PAGE_ALIGNED(p->data_size) ||
+	    (p->data == NVME_PEER_PLACE_HOST &&
+	     p->data_size > NP_MAX_HOST_DATA_SIZE))
+		return -EINVAL;
+
+	if (p->sq == NVME_PEER_PLACE_CMB && !(cmbsz & NVME_CMBSZ_SQS))
+		return -EOPNOTSUPP;
+	if (p->cq == NVME_PEER_PLACE_CMB && !(cmbsz & NVME_CMBSZ_CQS))
+		return -EOPNOTSUPP;
+	if (p->data == NVME_PEER_PLACE_CMB &&
+	    (cmbsz & (NVME_CMBSZ_WDS | NVME_CMBSZ_RDS)) !=
+	    (NVME_CMBSZ_WDS | NVME_CMBSZ_RDS))
+		return -EOPNOTSUPP;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(np_validate_params);
+
+/**
+ * np_qid_alloc() - take a free qid in a range
+ * @map: held qids, indexed by qid
+ * @first: first qid of the range
+ * @nr: number of qids in the range
+ * @want: the qid wanted, or 0 for the lowest free one
+ *
+ * Return: the qid; -ENOSPC when all are held; -EINVAL when @want is outside
+ * the range; -EBUSY when @want is held.
+ */
+int np_qid_alloc(unsigned long *map, unsigned int first, unsigned int nr,
+		 unsigned int want)
+{
+	unsigned long end = (unsigned long)first + nr, qid;
+
+	if (want) {
+		if (want < first || want >= end)
+			return -EINVAL;
+		if (__test_and_set_bit(want, map))
+			return -EBUSY;
+		return want;
+	}
+	qid = find_next_zero_bit(map, end, first);
+	if (qid >= end)
+		return -ENOSPC;
+	__set_bit(qid, map);
+	return qid;
+}
+EXPORT_SYMBOL_IF_KUNIT(np_qid_alloc);
+
+/**
+ * np_qid_free() - give a qid back
+ * @map: held qids
+ * @qid: a qid np_qid_alloc() returned
+ */
+void np_qid_free(unsigned long *map, unsigned int qid)
+{
+	WARN_ON_ONCE(!__test_and_clear_bit(qid, map));
+}
+EXPORT_SYMBOL_IF_KUNIT(np_qid_free);
 
 /* Whether the controller may still run @q's hardware queues. */
 static bool np_hw_gone(struct nvme_peer_queue *q)
@@ -397,6 +568,111 @@ out_unlock:
 	return ret;
 }
 
+/* Whether @p may be reserved now: -ENODEV, -EAGAIN, -EINVAL, -EPERM... */
+static int np_reserve_allowed(struct nvme_peer_ctrl *pctrl,
+			      const struct nvme_peer_params *p,
+			      enum np_owner owner)
+{
+	int ret;
+
+	lockdep_assert_held(&pctrl->lock);
+	spin_lock(&pctrl->state_lock);
+	ret = pctrl->removed ? -ENODEV : !pctrl->live ? -EAGAIN : 0;
+	spin_unlock(&pctrl->state_lock);
+	if (!ret)
+		ret = np_validate_params(p, pctrl->info.mqes, pctrl->info.cmbsz);
+	if (!ret && p->mode == NVME_PEER_MODE_DIRECT &&
+	    (!READ_ONCE(allow_direct) ||
+	     (owner != NP_OWNER_KERNEL && !capable(CAP_SYS_RAWIO))))
+		ret = -EPERM;
+	return ret;
+}
+
+/* The namespace @p names, with a reference, if @p's mode can use it. */
+static int np_reserve_ns(struct nvme_peer_ctrl *pctrl,
+			 const struct nvme_peer_params *p, struct nvme_ns **nsp)
+{
+	struct nvme_ns *ns = nvme_find_get_ns(pctrl->ctrl, p->nsid);
+
+	if (!ns)
+		return -ENODEV;
+	/*
+	 * With metadata the controller moves bytes the guard does not count:
+	 * LBAs longer than their data (extended formats) or a metadata
+	 * buffer at MPTR.  Mediated mode cannot confine either.
+	 */
+	if (p->mode == NVME_PEER_MODE_MEDIATED && ns->ms) {
+		nvme_put_ns(ns);
+		return -EOPNOTSUPP;
+	}
+	*nsp = ns;
+	return 0;
+}
+
+/* A new reservation, not on the controller's list yet. */
+static struct nvme_peer_queue *np_queue_new(struct nvme_peer_ctrl *pctrl,
+					    const struct nvme_peer_params *p,
+					    enum np_owner owner,
+					    const struct np_provision *prov)
+{
+	struct nvme_peer_queue *q = kzalloc(sizeof(*q), GFP_KERNEL);
+
+	if (!q)
+		return ERR_PTR(-ENOMEM);
+	kobject_init(&q->kobj, &np_queue_ktype);
+	q->pctrl = pctrl;
+	kref_get(&pctrl->ref);
+	q->owner = owner;
+	if (prov) {
+		q->provisioned = true;
+		q->uid = prov->uid;
+		q->gid = prov->gid;
+	}
+	q->params = *p;
+	q->peer = pci_dev_get(p->peer);
+	q->max_xfer = min_t(u64, U32_MAX,
+			    (u64)pctrl->ctrl->max_hw_sectors << SECTOR_SHIFT);
+	INIT_LIST_HEAD(&q->node);
+	return q;
+}
+
+/* Give @q a qid and put it on the controller's list. */
+static int np_queue_take_qid(struct nvme_peer_queue *q, u16 want_qid)
+{
+	struct nvme_peer_ctrl *pctrl = q->pctrl;
+	int qid;
+
+	spin_lock(&pctrl->state_lock);
+	qid = np_qid_alloc(pctrl->qids, pctrl->info.first_qid,
+			   pctrl->info.nr_qids, want_qid);
+	if (qid >= 0) {
+		q->qid = qid;
+		kobject_get(&q->kobj);	/* the list's reference */
+		list_add_tail(&q->node, &pctrl->queues);
+	}
+	spin_unlock(&pctrl->state_lock);
+	return qid < 0 ? qid : 0;
+}
+
+/* The SQ, the CQ, the data buffer and what the mode needs besides. */
+static int np_queue_alloc_mem(struct nvme_peer_queue *q)
+{
+	const struct nvme_peer_params *p = &q->params;
+	int ret;
+
+	ret = np_mem_alloc(q, &q->sq, p->sq,
+			   PAGE_ALIGN(p->depth * sizeof(struct nvme_command)));
+	if (!ret)
+		ret = np_mem_alloc(q, &q->cq, p->cq,
+				   PAGE_ALIGN(p->depth *
+					      sizeof(struct nvme_completion)));
+	if (!ret)
+		ret = np_mem_alloc(q, &q->data, p->data, p->data_size);
+	if (!ret)
+		ret = np_mediated(q) ? np_med_alloc(q) : np_doorbells_map(q);
+	return ret;
+}
+
 /**
  * np_reserve() - reserve a queue pair for a peer
  * @pctrl: the controller
@@ -422,101 +698,33 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 				   enum np_owner owner, u16 want_qid,
 				   const struct np_provision *prov)
 {
-	struct nvme_pci_peer_info info;
 	struct nvme_peer_queue *q;
-	struct nvme_ns *ns;
-	u32 lba_shift;
-	int qid, ret;
+	struct nvme_ns *ns = NULL;
 	bool notify;
-	u64 nsze;
+	int ret;
 
 	mutex_lock(&pctrl->lock);
-	spin_lock(&pctrl->state_lock);
-	ret = pctrl->removed ? -ENODEV :
-		!pctrl->live ? -EAGAIN : 0;
-	info = pctrl->info;
-	spin_unlock(&pctrl->state_lock);
+	ret = np_reserve_allowed(pctrl, p, owner);
+	if (!ret)
+		ret = np_reserve_ns(pctrl, p, &ns);
 	if (ret)
 		goto out_unlock;
-	ret = np_validate_params(p, info.mqes, info.cmbsz);
-	if (ret)
-		goto out_unlock;
-	if (p->mode == NVME_PEER_MODE_DIRECT &&
-	    (!READ_ONCE(allow_direct) ||
-	     (owner != NP_OWNER_KERNEL && !capable(CAP_SYS_RAWIO)))) {
-		ret = -EPERM;
-		goto out_unlock;
-	}
-	ns = nvme_find_get_ns(pctrl->ctrl, p->nsid);
-	if (!ns) {
-		ret = -ENODEV;
-		goto out_unlock;
-	}
-	/*
-	 * With metadata the controller moves bytes the guard does not count:
-	 * LBAs longer than their data (extended formats) or a metadata
-	 * buffer at MPTR.  Mediated mode cannot confine either.
-	 */
-	if (p->mode == NVME_PEER_MODE_MEDIATED && ns->ms) {
-		ret = -EOPNOTSUPP;
-		goto out_put_ns;
-	}
-	ret = np_ns_format(pctrl, ns, p->nsid, &lba_shift, &nsze);
+	q = np_queue_new(pctrl, p, owner, prov);
+	ret = PTR_ERR_OR_ZERO(q);
 	if (ret)
 		goto out_put_ns;
-
-	ret = -ENOMEM;
-	q = kzalloc(sizeof(*q), GFP_KERNEL);
-	if (!q)
-		goto out_put_ns;
-	kobject_init(&q->kobj, &np_queue_ktype);
-	q->pctrl = pctrl;
-	kref_get(&pctrl->ref);
-	q->owner = owner;
-	if (prov) {
-		q->provisioned = true;
-		q->uid = prov->uid;
-		q->gid = prov->gid;
-	}
-	q->params = *p;
-	q->peer = pci_dev_get(p->peer);
-	q->lba_shift = lba_shift;
-	q->ns_size = nsze;
-	q->max_xfer = min_t(u64, U32_MAX,
-			    (u64)pctrl->ctrl->max_hw_sectors << SECTOR_SHIFT);
-	INIT_LIST_HEAD(&q->node);
-
-	spin_lock(&pctrl->state_lock);
-	qid = np_qid_alloc(pctrl->qids, info.first_qid, info.nr_qids,
-			   want_qid);
-	if (qid >= 0) {
-		q->qid = qid;
-		kobject_get(&q->kobj);	/* the list's reference */
-		list_add_tail(&q->node, &pctrl->queues);
-	}
-	spin_unlock(&pctrl->state_lock);
-	if (qid < 0) {
-		ret = qid;
+	ret = np_ns_format(pctrl, ns, p->nsid, &q->lba_shift, &q->ns_size);
+	if (ret)
 		goto out_put_queue;
-	}
+	ret = np_queue_take_qid(q, want_qid);
+	if (ret)
+		goto out_put_queue;
 
-	ret = np_mem_alloc(q, &q->sq, p->sq,
-			   PAGE_ALIGN(p->depth * sizeof(struct nvme_command)));
+	ret = np_queue_alloc_mem(q);
 	if (!ret)
-		ret = np_mem_alloc(q, &q->cq, p->cq,
-				   PAGE_ALIGN(p->depth *
-					      sizeof(struct nvme_completion)));
-	if (!ret)
-		ret = np_mem_alloc(q, &q->data, p->data, p->data_size);
-	if (!ret)
-		ret = np_mediated(q) ? np_med_alloc(q) : np_doorbells_map(q);
+		ret = np_create_hw(q);
 	if (ret)
 		goto out_release;
-
-	ret = np_create_hw(q);
-	if (ret)
-		goto out_release;
-
 	spin_lock(&pctrl->state_lock);
 	ret = np_qstate_next(&q->state, NP_EV_CREATED, &notify);
 	spin_unlock(&pctrl->state_lock);
@@ -607,19 +815,6 @@ void np_queue_snapshot(struct nvme_peer_queue *q, enum np_qstate *state,
 	*state = q->state;
 	*reason = q->reason;
 	spin_unlock(&q->pctrl->state_lock);
-}
-
-const char *np_owner_name(enum np_owner owner)
-{
-	switch (owner) {
-	case NP_OWNER_KERNEL:
-		return "kernel";
-	case NP_OWNER_SYSFS:
-		return "sysfs";
-	case NP_OWNER_FILE:
-		return "process";
-	}
-	return "?";
 }
 
 /**
@@ -1495,14 +1690,6 @@ void nvme_peer_release(struct nvme_peer_queue *q)
 	kobject_put(&q->kobj);
 }
 EXPORT_SYMBOL_GPL(nvme_peer_release);
-
-/* Called by the queue's kobject release: the last reference is gone. */
-void np_queue_free(struct nvme_peer_queue *q)
-{
-	pci_dev_put(q->peer);
-	kref_put(&q->pctrl->ref, np_ctrl_release);
-	kfree(q);
-}
 
 static int __init nvme_peer_init(void)
 {

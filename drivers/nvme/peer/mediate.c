@@ -39,6 +39,7 @@
 #include <linux/pci.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/sysfs.h>
 #include <linux/wait.h>
 
 #include "nvme-peer.h"
@@ -696,39 +697,25 @@ bool np_med_idle(struct nvme_peer_queue *q)
 
 /* ---- sysfs -------------------------------------------------------------- */
 
-/**
- * np_med_show_stats() - qN/stats, the counters of mediated mode
- * @q: a mediated reservation
- * @buf: a sysfs page
- *
- * Return: bytes written.
- */
-ssize_t np_med_show_stats(struct nvme_peer_queue *q, char *buf)
+static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *a,
+			  char *buf)
 {
-	struct np_med *m = q->med;
+	struct np_med *m = np_queue_of(kobj)->med;
 
-	if (!m)
-		return sysfs_emit(buf, "direct\n");
 	return sysfs_emit(buf,
 			  "forwarded %llu\ncompleted %llu\nrejected %llu\nbad_doorbells %llu\n",
 			  READ_ONCE(m->forwarded), READ_ONCE(m->completed),
 			  READ_ONCE(m->rejected), READ_ONCE(m->bad_doorbells));
 }
 
-/**
- * np_med_show_last_reject() - qN/last_reject
- * @q: the reservation
- * @buf: a sysfs page
- *
- * Return: bytes written: "none", or the reason, the NVMe status, the
- * opcode and the peer's command id of the last rejected entry.
- */
-ssize_t np_med_show_last_reject(struct nvme_peer_queue *q, char *buf)
+/* "none", or the reason, NVMe status, opcode and cid of the last rejection */
+static ssize_t last_reject_show(struct kobject *kobj,
+				struct kobj_attribute *a, char *buf)
 {
-	struct np_med *m = q->med;
+	struct np_med *m = np_queue_of(kobj)->med;
 	u8 v;
 
-	if (!m || !READ_ONCE(m->rejected))
+	if (!READ_ONCE(m->rejected))
 		return sysfs_emit(buf, "none\n");
 	v = READ_ONCE(m->last_verdict);
 	return sysfs_emit(buf, "%s status=%#x opcode=%#x cid=%u\n",
@@ -736,24 +723,14 @@ ssize_t np_med_show_last_reject(struct nvme_peer_queue *q, char *buf)
 			  m->last_status, m->last_opcode, m->last_cid);
 }
 
-/**
- * np_med_show_policy() - qN/policy
- * @q: the reservation
- * @buf: a sysfs page
- *
- * Return: bytes written: the namespace, the opcodes, the NLB limit and the
- * LBA extents and data windows (as many as fit in the page).
- */
-ssize_t np_med_show_policy(struct nvme_peer_queue *q, char *buf)
+/* The namespace, opcodes, NLB limit, extents and windows (as fit a page). */
+static ssize_t policy_show(struct kobject *kobj, struct kobj_attribute *a,
+			   char *buf)
 {
-	struct np_med *m = q->med;
-	const struct np_policy *p;
+	const struct np_policy *p = &np_queue_of(kobj)->med->policy;
 	ssize_t len;
 	u32 i;
 
-	if (!m)
-		return sysfs_emit(buf, "direct: no policy is enforced\n");
-	p = &m->policy;
 	len = sysfs_emit(buf, "nsid %u\nopcodes %#llx\nmax_nlb %u\nextents %u\n",
 			 p->nsid, p->opcodes[0], p->max_nlb, p->nr_extents);
 	for (i = 0; i < p->nr_extents && len < PAGE_SIZE - 128; i++)
@@ -775,6 +752,29 @@ ssize_t np_med_show_policy(struct nvme_peer_queue *q, char *buf)
 	}
 	return len;
 }
+
+static struct kobj_attribute np_med_attr_stats = __ATTR_RO(stats);
+static struct kobj_attribute np_med_attr_last_reject = __ATTR_RO(last_reject);
+static struct kobj_attribute np_med_attr_policy = __ATTR_RO(policy);
+
+static struct attribute *np_med_attrs[] = {
+	&np_med_attr_stats.attr, &np_med_attr_last_reject.attr,
+	&np_med_attr_policy.attr,
+	NULL,
+};
+
+/* Shown for mediated queues only: a direct queue has no policy. */
+static umode_t np_med_attr_visible(struct kobject *kobj, struct attribute *a,
+				   int n)
+{
+	return np_mediated(np_queue_of(kobj)) ? a->mode : 0;
+}
+
+/* qN/stats, qN/last_reject and qN/policy; their memory lives as qN/ does */
+const struct attribute_group np_med_attr_group = {
+	.attrs = np_med_attrs,
+	.is_visible = np_med_attr_visible,
+};
 
 int np_med_init(void)
 {

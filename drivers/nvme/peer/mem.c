@@ -189,6 +189,28 @@ void np_mem_unmap_peer(struct nvme_peer_queue *q, struct np_mem *m)
 }
 
 /**
+ * np_db_region() - the pages a process maps to ring a queue's doorbells
+ * @info: the controller
+ * @qid: the queue
+ * @r: filled in
+ *
+ * With a doorbell stride of a page or more the CQ head doorbell is in a
+ * later page than the SQ tail doorbell: the region covers both.
+ */
+void np_db_region(const struct nvme_pci_peer_info *info, u16 qid,
+		  struct np_db_region *r)
+{
+	phys_addr_t sq = info->bar_phys + np_db_off(info, qid, false);
+
+	r->phys = sq & PAGE_MASK;
+	r->sq_off = offset_in_page(sq);
+	r->cq_off = r->sq_off + np_db_off(info, qid, true) -
+		    np_db_off(info, qid, false);
+	r->size = PAGE_ALIGN(r->cq_off + sizeof(u32));
+}
+EXPORT_SYMBOL_IF_KUNIT(np_db_region);
+
+/**
  * np_doorbells_map() - the doorbell addresses as the peer sees them
  * @q: the reservation
  *

@@ -167,6 +167,12 @@ struct nvme_peer_queue {
 	struct np_med *med;
 };
 
+/* The reservation a qN/ directory belongs to. */
+static inline struct nvme_peer_queue *np_queue_of(struct kobject *kobj)
+{
+	return container_of(kobj, struct nvme_peer_queue, kobj);
+}
+
 static inline bool np_mediated(const struct nvme_peer_queue *q)
 {
 	return q->params.mode == NVME_PEER_MODE_MEDIATED;
@@ -199,52 +205,12 @@ struct np_db_region {
 	u32 sq_off, cq_off;	/* the doorbells' offsets in the region */
 };
 
-/* lib.c: pure logic, KUnit-tested */
+/* core.c: reservations, their state and lifetime, controller events */
 int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify);
-const char *np_qstate_name(enum np_qstate state);
-const char *np_reason_name(enum nvme_peer_reason reason);
-const char *np_placement_name(enum nvme_peer_placement where);
-int np_parse_placement(const char *s, enum nvme_peer_placement *where);
 int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cmbsz);
-int np_parse_create(char *buf, struct np_create_req *req);
-void np_db_region(const struct nvme_pci_peer_info *info, u16 qid,
-		  struct np_db_region *r);
 int np_qid_alloc(unsigned long *map, unsigned int first, unsigned int nr,
 		 unsigned int want);
 void np_qid_free(unsigned long *map, unsigned int qid);
-
-/* mem.c */
-int np_mem_alloc(struct nvme_peer_queue *q, struct np_mem *m,
-		 enum nvme_peer_placement where, size_t size);
-void np_mem_free(struct nvme_peer_queue *q, struct np_mem *m);
-void np_mem_unmap_peer(struct nvme_peer_queue *q, struct np_mem *m);
-int np_doorbells_map(struct nvme_peer_queue *q);
-void np_doorbells_unmap(struct nvme_peer_queue *q);
-
-enum nvme_peer_guarantee np_guarantee(struct nvme_peer_queue *q);
-const char *np_guarantee_name(enum nvme_peer_guarantee g);
-const char *np_mode_name(enum nvme_peer_mode mode);
-
-/* mediate.c */
-int np_med_alloc(struct nvme_peer_queue *q);
-void np_med_free(struct nvme_peer_queue *q);
-void np_med_start(struct nvme_peer_queue *q);
-void np_med_stop(struct nvme_peer_queue *q);
-void np_med_kick(void);
-bool np_med_idle(struct nvme_peer_queue *q);
-ssize_t np_med_show_stats(struct nvme_peer_queue *q, char *buf);
-ssize_t np_med_show_last_reject(struct nvme_peer_queue *q, char *buf);
-ssize_t np_med_show_policy(struct nvme_peer_queue *q, char *buf);
-int np_med_init(void);
-void np_med_exit(void);
-
-/* sysfs.c */
-int np_sysfs_ctrl_add(struct nvme_peer_ctrl *pctrl);
-void np_sysfs_ctrl_del(struct nvme_peer_ctrl *pctrl);
-int np_sysfs_queue_add(struct nvme_peer_queue *q);
-extern const struct kobj_type np_queue_ktype;
-
-/* core.c */
 struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 				   const struct nvme_peer_params *p,
 				   enum np_owner owner, u16 want_qid,
@@ -255,8 +221,45 @@ struct nvme_peer_ctrl *np_ctrl_get_by_instance(u32 instance);
 struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
 				  nvme_peer_revoke_fn revoke, void *priv);
 void np_detach(struct nvme_peer_queue *q);
-const char *np_owner_name(enum np_owner owner);
 bool np_ctrl_reset_wait(struct nvme_peer_ctrl *pctrl, bool live);
+void np_queue_snapshot(struct nvme_peer_queue *q, enum np_qstate *state,
+		       enum nvme_peer_reason *reason);
+
+/* mem.c: placement, DMA mappings, doorbell addresses, guarantees */
+int np_mem_alloc(struct nvme_peer_queue *q, struct np_mem *m,
+		 enum nvme_peer_placement where, size_t size);
+void np_mem_free(struct nvme_peer_queue *q, struct np_mem *m);
+void np_mem_unmap_peer(struct nvme_peer_queue *q, struct np_mem *m);
+void np_db_region(const struct nvme_pci_peer_info *info, u16 qid,
+		  struct np_db_region *r);
+int np_doorbells_map(struct nvme_peer_queue *q);
+void np_doorbells_unmap(struct nvme_peer_queue *q);
+enum nvme_peer_guarantee np_guarantee(struct nvme_peer_queue *q);
+
+/* mediate.c: mediated mode, the poller */
+int np_med_alloc(struct nvme_peer_queue *q);
+void np_med_free(struct nvme_peer_queue *q);
+void np_med_start(struct nvme_peer_queue *q);
+void np_med_stop(struct nvme_peer_queue *q);
+void np_med_kick(void);
+bool np_med_idle(struct nvme_peer_queue *q);
+extern const struct attribute_group np_med_attr_group;
+int np_med_init(void);
+void np_med_exit(void);
+
+/* sysfs.c: peer/ and qN/ attributes, the create grammar, names */
+int np_sysfs_ctrl_add(struct nvme_peer_ctrl *pctrl);
+void np_sysfs_ctrl_del(struct nvme_peer_ctrl *pctrl);
+int np_sysfs_queue_add(struct nvme_peer_queue *q);
+extern const struct attribute_group *np_queue_groups[];
+int np_parse_create(char *buf, struct np_create_req *req);
+int np_parse_placement(const char *s, enum nvme_peer_placement *where);
+const char *np_qstate_name(enum np_qstate state);
+const char *np_reason_name(enum nvme_peer_reason reason);
+const char *np_placement_name(enum nvme_peer_placement where);
+const char *np_guarantee_name(enum nvme_peer_guarantee g);
+const char *np_mode_name(enum nvme_peer_mode mode);
+const char *np_owner_name(enum np_owner owner);
 
 /* inject.c: fault injection for tests */
 #if IS_ENABLED(CONFIG_NVME_PEER_FAULT_INJECTION)
@@ -276,11 +279,8 @@ static inline void np_inject_init(void) { }
 static inline void np_inject_exit(void) { }
 #endif
 
-/* cdev.c */
+/* cdev.c: /dev/nvme-peer */
 int np_cdev_init(void);
 void np_cdev_exit(void);
-void np_queue_free(struct nvme_peer_queue *q);
-void np_queue_snapshot(struct nvme_peer_queue *q, enum np_qstate *state,
-		       enum nvme_peer_reason *reason);
 
 #endif /* _NVME_PEER_INTERNAL_H */

@@ -5,6 +5,8 @@
  */
 #include <linux/device.h>
 #include <linux/kobject.h>
+#include <linux/module.h>
+#include <linux/parser.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
@@ -70,6 +72,259 @@ static ssize_t doorbell_stride_show(struct kobject *kobj,
 {
 	return sysfs_emit(buf, "%u\n", 4 * to_pctrl(kobj)->info.db_stride);
 }
+
+/* ---- names, next to what prints them ---------------------------------- */
+
+const char *np_qstate_name(enum np_qstate state)
+{
+	static const char * const names[] = {
+		[NP_Q_NEW] = "creating",
+		[NP_Q_ACTIVE] = "active",
+		[NP_Q_REVOKED] = "revoked",
+		[NP_Q_RELEASED] = "released",
+	};
+
+	return state < ARRAY_SIZE(names) ? names[state] : "?";
+}
+EXPORT_SYMBOL_IF_KUNIT(np_qstate_name);
+
+const char *np_reason_name(enum nvme_peer_reason reason)
+{
+	static const char * const names[] = {
+		[NVME_PEER_REASON_NONE] = "none",
+		[NVME_PEER_REASON_RELEASE] = "release",
+		[NVME_PEER_REASON_ADMIN] = "admin",
+		[NVME_PEER_REASON_RESET] = "reset",
+		[NVME_PEER_REASON_CTRL_DOWN] = "ctrl-down",
+		[NVME_PEER_REASON_REMOVED] = "removed",
+		[NVME_PEER_REASON_UNLOAD] = "unload",
+		[NVME_PEER_REASON_NAMESPACE] = "namespace",
+		[NVME_PEER_REASON_PEER_REMOVED] = "peer-removed",
+	};
+
+	return reason < ARRAY_SIZE(names) ? names[reason] : "?";
+}
+EXPORT_SYMBOL_IF_KUNIT(np_reason_name);
+
+const char *np_mode_name(enum nvme_peer_mode mode)
+{
+	return mode == NVME_PEER_MODE_DIRECT ? "direct" : "mediated";
+}
+EXPORT_SYMBOL_IF_KUNIT(np_mode_name);
+
+const char *np_guarantee_name(enum nvme_peer_guarantee g)
+{
+	static const char * const names[] = {
+		[NVME_PEER_GUARANTEE_NONE] = "none",
+		[NVME_PEER_GUARANTEE_IOMMU_SWITCH] = "iommu-switch",
+		[NVME_PEER_GUARANTEE_IOMMU] = "iommu",
+		[NVME_PEER_GUARANTEE_CPU] = "cpu",
+	};
+
+	return g < ARRAY_SIZE(names) ? names[g] : "?";
+}
+EXPORT_SYMBOL_IF_KUNIT(np_guarantee_name);
+
+static const char * const np_placements[] = {
+	[NVME_PEER_PLACE_NONE] = "none",
+	[NVME_PEER_PLACE_HOST] = "host",
+	[NVME_PEER_PLACE_CMB] = "cmb",
+	[NVME_PEER_PLACE_PEER] = "peer",
+};
+
+const char *np_placement_name(enum nvme_peer_placement where)
+{
+	return where < ARRAY_SIZE(np_placements) ? np_placements[where] : "?";
+}
+EXPORT_SYMBOL_IF_KUNIT(np_placement_name);
+
+/**
+ * np_parse_placement() - parse "none", "host", "cmb" or "peer"
+ * @s: the word
+ * @where: the placement, set on success
+ *
+ * Return: 0 or -EINVAL.
+ */
+int np_parse_placement(const char *s, enum nvme_peer_placement *where)
+{
+	int i = match_string(np_placements, ARRAY_SIZE(np_placements), s);
+
+	if (i < 0)
+		return -EINVAL;
+	*where = i;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(np_parse_placement);
+
+const char *np_owner_name(enum np_owner owner)
+{
+	switch (owner) {
+	case NP_OWNER_KERNEL:
+		return "kernel";
+	case NP_OWNER_SYSFS:
+		return "sysfs";
+	case NP_OWNER_FILE:
+		return "process";
+	}
+	return "?";
+}
+
+/* ---- peer/create: the request grammar --------------------------------- */
+
+enum {
+	NP_OPT_NSID, NP_OPT_DEPTH, NP_OPT_SQ, NP_OPT_CQ, NP_OPT_DATA,
+	NP_OPT_DATA_SIZE, NP_OPT_PEER, NP_OPT_QID, NP_OPT_UID, NP_OPT_GID,
+	NP_OPT_MODE, NP_OPT_OPS, NP_OPT_MAX_NLB, NP_OPT_LBA, NP_OPT_ERR,
+};
+
+/* values are parsed by np_parse_opt(), with the usual C prefixes (0x, 0) */
+static const match_table_t np_create_tokens = {
+	{ NP_OPT_NSID,		"nsid=%s" },
+	{ NP_OPT_DEPTH,		"depth=%s" },
+	{ NP_OPT_SQ,		"sq=%s" },
+	{ NP_OPT_CQ,		"cq=%s" },
+	{ NP_OPT_DATA,		"data=%s" },
+	{ NP_OPT_DATA_SIZE,	"data_size=%s" },
+	{ NP_OPT_PEER,		"peer=%s" },
+	{ NP_OPT_QID,		"qid=%s" },
+	{ NP_OPT_UID,		"uid=%s" },
+	{ NP_OPT_GID,		"gid=%s" },
+	{ NP_OPT_MODE,		"mode=%s" },
+	{ NP_OPT_OPS,		"ops=%s" },
+	{ NP_OPT_MAX_NLB,	"max_nlb=%s" },
+	{ NP_OPT_LBA,		"lba=%s" },
+	{ NP_OPT_ERR,		NULL },
+};
+
+/* "read,write,...": the opcodes a mediated queue may use */
+static int np_parse_ops(char *val, u32 *ops)
+{
+	static const char * const names[] = {
+		"flush", "write", "read", "write_zeroes", "dsm",
+	};
+	static const u32 bits[] = {
+		NVME_PEER_OPS_FLUSH, NVME_PEER_OPS_WRITE, NVME_PEER_OPS_READ,
+		NVME_PEER_OPS_WRITE_ZEROES, NVME_PEER_OPS_DSM,
+	};
+	char *op;
+	int i;
+
+	*ops = 0;
+	while ((op = strsep(&val, ",")) != NULL) {
+		i = match_string(names, ARRAY_SIZE(names), op);
+		if (i < 0 || *ops & bits[i])
+			return -EINVAL;
+		*ops |= bits[i];
+	}
+	return 0;
+}
+
+/* "SLBA+NLB": LBAs [SLBA, SLBA + NLB) */
+static int np_parse_extent(char *val, struct np_create_req *req)
+{
+	struct nvme_peer_policy *pol = &req->p.policy;
+	char *plus = strchr(val, '+');
+	u64 slba, nlb;
+
+	if (!plus || pol->nr_extents >= NP_CREATE_MAX_EXTENTS)
+		return -EINVAL;
+	*plus++ = '\0';
+	if (kstrtou64(val, 0, &slba) || kstrtou64(plus, 0, &nlb) || !nlb ||
+	    slba + nlb < slba)
+		return -EINVAL;
+	req->extents[pol->nr_extents].slba = slba;
+	req->extents[pol->nr_extents].nlb = nlb;
+	pol->nr_extents++;
+	return 0;
+}
+
+/* One key's value into @req; true if it does not parse. */
+static bool np_parse_opt(struct np_create_req *req, int token, char *val)
+{
+	struct nvme_peer_params *p = &req->p;
+	u64 num;
+
+	switch (token) {
+	case NP_OPT_NSID:
+		return kstrtou32(val, 0, &p->nsid);
+	case NP_OPT_DEPTH:
+		return kstrtou32(val, 0, &p->depth);
+	case NP_OPT_SQ:
+		return np_parse_placement(val, &p->sq);
+	case NP_OPT_CQ:
+		return np_parse_placement(val, &p->cq);
+	case NP_OPT_DATA:
+		return np_parse_placement(val, &p->data);
+	case NP_OPT_DATA_SIZE:
+		if (kstrtou64(val, 0, &num) || num > NP_MAX_DATA_SIZE)
+			return true;
+		p->data_size = num;
+		return false;
+	case NP_OPT_PEER:
+		return strscpy(req->peer, val, sizeof(req->peer)) < 0;
+	case NP_OPT_QID:
+		return kstrtou16(val, 0, &req->qid) || !req->qid;
+	case NP_OPT_UID:
+		req->has_uid = true;
+		return kstrtou32(val, 0, &req->uid) || req->uid == (u32)-1;
+	case NP_OPT_GID:
+		req->has_gid = true;
+		return kstrtou32(val, 0, &req->gid) || req->gid == (u32)-1;
+	case NP_OPT_MODE:
+		if (sysfs_streq(val, "direct"))
+			p->mode = NVME_PEER_MODE_DIRECT;
+		return p->mode != NVME_PEER_MODE_DIRECT &&
+		       !sysfs_streq(val, "mediated");
+	case NP_OPT_OPS:
+		return np_parse_ops(val, &p->policy.opcodes);
+	case NP_OPT_MAX_NLB:
+		return kstrtou32(val, 0, &p->policy.max_nlb) ||
+		       !p->policy.max_nlb;
+	case NP_OPT_LBA:
+		return np_parse_extent(val, req);
+	}
+	return true;
+}
+
+/**
+ * np_parse_create() - parse a peer/create request
+ * @buf: "key=value" words separated by blanks; modified
+ * @req: filled in; keys not given keep their defaults (depth 64, SQ and CQ
+ *	in host memory, no data buffer, the CPU as the peer, any qid, not
+ *	attachable)
+ *
+ * Keys: np_create_tokens; lba=SLBA+NLB is the only key that may be
+ * repeated (up to %NP_CREATE_MAX_EXTENTS times).
+ *
+ * Return: 0, or -EINVAL for an unknown or repeated key, a missing value or
+ * a value that does not parse.
+ */
+int np_parse_create(char *buf, struct np_create_req *req)
+{
+	substring_t args[MAX_OPT_ARGS];
+	unsigned long seen = 0;
+	char *word;
+	int token;
+
+	memset(req, 0, sizeof(*req));
+	req->p.depth = 64;
+	req->p.sq = NVME_PEER_PLACE_HOST;
+	req->p.cq = NVME_PEER_PLACE_HOST;
+	while ((word = strsep(&buf, " \t\n")) != NULL) {
+		if (!*word)
+			continue;
+		token = match_token(word, np_create_tokens, args);
+		if (token == NP_OPT_ERR ||
+		    (seen & BIT(token) && token != NP_OPT_LBA) ||
+		    np_parse_opt(req, token, args[0].from))
+			return -EINVAL;
+		seen |= BIT(token);
+	}
+	if (req->p.policy.nr_extents)
+		req->p.policy.extents = req->extents;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(np_parse_create);
 
 static ssize_t create_store(struct kobject *kobj, struct kobj_attribute *a,
 			    const char *buf, size_t count)
@@ -197,16 +452,11 @@ void np_sysfs_ctrl_del(struct nvme_peer_ctrl *pctrl)
 
 /* ---- one directory per reservation: peer/q<qid>/ -------------------- */
 
-static struct nvme_peer_queue *to_q(struct kobject *kobj)
-{
-	return container_of(kobj, struct nvme_peer_queue, kobj);
-}
-
 #define NP_Q_SHOW(name, fmt, expr)					\
 static ssize_t name##_show(struct kobject *kobj, struct kobj_attribute *a, \
 			   char *buf)					\
 {									\
-	struct nvme_peer_queue *q = to_q(kobj);				\
+	struct nvme_peer_queue *q = np_queue_of(kobj);				\
 									\
 	return sysfs_emit(buf, fmt "\n", expr);				\
 }									\
@@ -216,7 +466,7 @@ static struct kobj_attribute np_q_##name = __ATTR_RO(name)
 static ssize_t name##_show(struct kobject *kobj, struct kobj_attribute *a, \
 			   char *buf)					\
 {									\
-	struct nvme_peer_queue *q = to_q(kobj);				\
+	struct nvme_peer_queue *q = np_queue_of(kobj);				\
 									\
 	return sysfs_emit(buf, "%#llx\n", (u64)(expr));		\
 }									\
@@ -246,25 +496,13 @@ NP_Q_SHOW_ADDR(cq_doorbell, q->cq_db_dma);
 NP_Q_SHOW(mode, "%s", np_mode_name(q->params.mode));
 NP_Q_SHOW(guarantee, "%s", np_guarantee_name(q->guarantee));
 
-#define NP_Q_SHOW_MED(name)						\
-static ssize_t name##_show(struct kobject *kobj, struct kobj_attribute *a, \
-			   char *buf)					\
-{									\
-	return np_med_show_##name(to_q(kobj), buf);			\
-}									\
-static struct kobj_attribute np_q_##name = __ATTR_RO(name)
-
-NP_Q_SHOW_MED(policy);
-NP_Q_SHOW_MED(stats);
-NP_Q_SHOW_MED(last_reject);
-
 static ssize_t state_show(struct kobject *kobj, struct kobj_attribute *a,
 			  char *buf)
 {
 	enum nvme_peer_reason reason;
 	enum np_qstate state;
 
-	np_queue_snapshot(to_q(kobj), &state, &reason);
+	np_queue_snapshot(np_queue_of(kobj), &state, &reason);
 	return sysfs_emit(buf, "%s\n", np_qstate_name(state));
 }
 
@@ -276,7 +514,7 @@ static ssize_t reason_show(struct kobject *kobj, struct kobj_attribute *a,
 	enum nvme_peer_reason reason;
 	enum np_qstate state;
 
-	np_queue_snapshot(to_q(kobj), &state, &reason);
+	np_queue_snapshot(np_queue_of(kobj), &state, &reason);
 	return sysfs_emit(buf, "%s\n", np_reason_name(reason));
 }
 
@@ -291,21 +529,19 @@ static struct attribute *np_queue_attrs[] = {
 	&np_q_sq_addr.attr, &np_q_cq_addr.attr, &np_q_data_addr.attr,
 	&np_q_data_ctrl_addr.attr, &np_q_sq_doorbell.attr,
 	&np_q_cq_doorbell.attr, &np_q_state.attr, &np_q_reason.attr,
-	&np_q_mode.attr, &np_q_guarantee.attr, &np_q_policy.attr,
-	&np_q_stats.attr, &np_q_last_reject.attr,
+	&np_q_mode.attr, &np_q_guarantee.attr,
 	NULL,
 };
-ATTRIBUTE_GROUPS(np_queue);
 
-static void np_queue_kobj_release(struct kobject *kobj)
-{
-	np_queue_free(to_q(kobj));
-}
+static const struct attribute_group np_queue_group = {
+	.attrs = np_queue_attrs,
+};
 
-const struct kobj_type np_queue_ktype = {
-	.release = np_queue_kobj_release,
-	.sysfs_ops = &kobj_sysfs_ops,
-	.default_groups = np_queue_groups,
+/* qN/: these, and mediated mode's (mediate.c) where it applies */
+const struct attribute_group *np_queue_groups[] = {
+	&np_queue_group,
+	&np_med_attr_group,
+	NULL,
 };
 
 int np_sysfs_queue_add(struct nvme_peer_queue *q)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for nvme-peer's pure logic: the reservation state machine,
- * parameter validation, the sysfs request parser and the qid allocator.
+ * KUnit tests of core.c's pure parts: the reservation state machine,
+ * parameter validation and the qid allocator.
  */
 #include <kunit/test.h>
 #include <linux/bitmap.h>
@@ -93,26 +93,6 @@ static void np_test_revoke_during_create(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, np_qstate_next(&s, NP_EV_RELEASE, &notify), 0);
 	KUNIT_EXPECT_FALSE(test, notify);
 	KUNIT_EXPECT_EQ(test, s, NP_Q_RELEASED);
-}
-
-static void np_test_names(struct kunit *test)
-{
-	KUNIT_EXPECT_STREQ(test, np_qstate_name(NP_Q_REVOKED), "revoked");
-	KUNIT_EXPECT_STREQ(test, np_qstate_name(42), "?");
-	KUNIT_EXPECT_STREQ(test, np_reason_name(NVME_PEER_REASON_RESET), "reset");
-	KUNIT_EXPECT_STREQ(test, np_reason_name(NVME_PEER_REASON_UNLOAD), "unload");
-	KUNIT_EXPECT_STREQ(test, np_reason_name(NVME_PEER_REASON_NAMESPACE),
-			   "namespace");
-	KUNIT_EXPECT_STREQ(test, np_reason_name(NVME_PEER_REASON_PEER_REMOVED),
-			   "peer-removed");
-	KUNIT_EXPECT_STREQ(test, np_reason_name(99), "?");
-	KUNIT_EXPECT_STREQ(test, np_placement_name(NVME_PEER_PLACE_CMB), "cmb");
-	KUNIT_EXPECT_STREQ(test, np_mode_name(NVME_PEER_MODE_MEDIATED), "mediated");
-	KUNIT_EXPECT_STREQ(test, np_mode_name(NVME_PEER_MODE_DIRECT), "direct");
-	KUNIT_EXPECT_STREQ(test, np_guarantee_name(NVME_PEER_GUARANTEE_IOMMU_SWITCH),
-			   "iommu-switch");
-	KUNIT_EXPECT_STREQ(test, np_guarantee_name(NVME_PEER_GUARANTEE_CPU), "cpu");
-	KUNIT_EXPECT_STREQ(test, np_guarantee_name(9), "?");
 }
 
 /* ---- parameter validation ------------------------------------------------- */
@@ -255,146 +235,6 @@ static void np_test_validate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, np_validate_params(&c->p, 2048, c->cmbsz), c->ret);
 }
 
-/* ---- the sysfs "create" parser ---------------------------------------------- */
-
-static int np_parse(struct kunit *test, const char *in,
-		    struct np_create_req *req)
-{
-	char *buf = kunit_kzalloc(test, strlen(in) + 1, GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	strcpy(buf, in);
-	return np_parse_create(buf, req);
-}
-
-static void np_test_parse_good(struct kunit *test)
-{
-	static const char in[] =
-		"nsid=1 depth=0x40 sq=cmb cq=host data=peer data_size=8192 peer=0:3.0 qid=9\n";
-	static const char med[] =
-		"nsid=1 mode=mediated ops=write,read,flush max_nlb=8 lba=0+16 lba=0x100+1";
-	struct np_create_req *req = kunit_kzalloc(test, sizeof(*req),
-						  GFP_KERNEL);
-	struct nvme_peer_params *p = &req->p;
-
-	KUNIT_ASSERT_NOT_NULL(test, req);
-	KUNIT_ASSERT_EQ(test, np_parse(test, in, req), 0);
-	KUNIT_EXPECT_EQ(test, p->nsid, 1U);
-	KUNIT_EXPECT_EQ(test, p->depth, 64U);
-	KUNIT_EXPECT_EQ(test, p->sq, NVME_PEER_PLACE_CMB);
-	KUNIT_EXPECT_EQ(test, p->cq, NVME_PEER_PLACE_HOST);
-	KUNIT_EXPECT_EQ(test, p->data, NVME_PEER_PLACE_PEER);
-	KUNIT_EXPECT_EQ(test, p->data_size, (size_t)8192);
-	KUNIT_EXPECT_STREQ(test, req->peer, "0:3.0");
-	KUNIT_EXPECT_EQ(test, req->qid, 9);
-	KUNIT_EXPECT_FALSE(test, req->has_uid);
-	/* the defaults: mediated, Read only, whole namespace */
-	KUNIT_EXPECT_EQ(test, p->mode, NVME_PEER_MODE_MEDIATED);
-	KUNIT_EXPECT_EQ(test, p->policy.opcodes, 0U);
-	KUNIT_EXPECT_EQ(test, p->policy.nr_extents, 0U);
-	KUNIT_EXPECT_NULL(test, p->policy.extents);
-
-	KUNIT_ASSERT_EQ(test, np_parse(test, "  nsid=2\tdepth=2 uid=1000 gid=0 ",
-				       req), 0);
-	KUNIT_EXPECT_EQ(test, p->nsid, 2U);
-	KUNIT_EXPECT_EQ(test, p->depth, 2U);
-	KUNIT_EXPECT_TRUE(test, req->has_uid && req->has_gid);
-	KUNIT_EXPECT_EQ(test, req->uid, 1000U);
-	KUNIT_EXPECT_EQ(test, req->gid, 0U);
-	KUNIT_ASSERT_EQ(test, np_parse(test, "nsid=3", req), 0);
-	KUNIT_EXPECT_EQ(test, p->depth, 64U);
-	KUNIT_EXPECT_EQ(test, p->sq, NVME_PEER_PLACE_HOST);
-	KUNIT_EXPECT_EQ(test, p->data, NVME_PEER_PLACE_NONE);
-	KUNIT_EXPECT_STREQ(test, req->peer, "");
-	KUNIT_EXPECT_EQ(test, req->qid, 0);
-	KUNIT_EXPECT_FALSE(test, req->has_uid || req->has_gid);
-
-	KUNIT_ASSERT_EQ(test, np_parse(test, "nsid=1 mode=direct", req), 0);
-	KUNIT_EXPECT_EQ(test, p->mode, NVME_PEER_MODE_DIRECT);
-	KUNIT_ASSERT_EQ(test, np_parse(test, med, req), 0);
-	KUNIT_EXPECT_EQ(test, p->mode, NVME_PEER_MODE_MEDIATED);
-	KUNIT_EXPECT_EQ(test, p->policy.opcodes,
-			NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE |
-			NVME_PEER_OPS_FLUSH);
-	KUNIT_EXPECT_EQ(test, p->policy.max_nlb, 8U);
-	KUNIT_ASSERT_EQ(test, p->policy.nr_extents, 2U);
-	KUNIT_EXPECT_PTR_EQ(test, p->policy.extents,
-			    (const struct nvme_peer_extent *)req->extents);
-	KUNIT_EXPECT_EQ(test, req->extents[0].slba, 0ULL);
-	KUNIT_EXPECT_EQ(test, req->extents[0].nlb, 16ULL);
-	KUNIT_EXPECT_EQ(test, req->extents[1].slba, 0x100ULL);
-	KUNIT_EXPECT_EQ(test, req->extents[1].nlb, 1ULL);
-	KUNIT_ASSERT_EQ(test, np_parse(test, "ops=dsm,write_zeroes", req), 0);
-	KUNIT_EXPECT_EQ(test, p->policy.opcodes,
-			NVME_PEER_OPS_DSM | NVME_PEER_OPS_WRITE_ZEROES);
-}
-
-/* NP_CREATE_MAX_EXTENTS lba= keys parse, one more does not */
-static void np_test_parse_extents_max(struct kunit *test)
-{
-	size_t len = (NP_CREATE_MAX_EXTENTS + 1) * 24;
-	struct np_create_req *req = kunit_kzalloc(test, sizeof(*req),
-						  GFP_KERNEL);
-	char *buf = kunit_kzalloc(test, len, GFP_KERNEL);
-	char *end;
-	int i, n = 0;
-
-	KUNIT_ASSERT_NOT_NULL(test, req);
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	for (i = 0; i < NP_CREATE_MAX_EXTENTS; i++)
-		n += scnprintf(buf + n, len - n, "lba=%d+2 ", 4 * i);
-	end = buf + n;
-	KUNIT_ASSERT_EQ(test, np_parse(test, buf, req), 0);
-	KUNIT_EXPECT_EQ(test, req->p.policy.nr_extents,
-			(u32)NP_CREATE_MAX_EXTENTS);
-	KUNIT_EXPECT_EQ(test, req->extents[NP_CREATE_MAX_EXTENTS - 1].slba,
-			4ULL * (NP_CREATE_MAX_EXTENTS - 1));
-	scnprintf(end, len - n, "lba=9999+1");
-	KUNIT_EXPECT_EQ(test, np_parse(test, buf, req), -EINVAL);
-}
-
-static void np_test_parse_bad(struct kunit *test)
-{
-	static const char * const bad[] = {
-		"nsid=1 bogus=2",		/* unknown key */
-		"nsid=1 nsid=2",		/* repeated key */
-		"nsid",				/* no value */
-		"nsid=",			/* empty value */
-		"nsid=one",			/* not a number */
-		"nsid=0x100000000",		/* too big */
-		"depth=-1",
-		"sq=gpu",			/* unknown placement */
-		"data_size=0x4000001",		/* over 64 MiB */
-		"qid=0",
-		"qid=65536",
-		"peer=0123456789012345678901234567890123456789",
-		"uid=-1",
-		"gid=4294967295",
-		"uid=x",
-		"mode=raw",			/* unknown mode */
-		"mode=direct mode=direct",
-		"ops=read,admin",		/* unknown opcode name */
-		"ops=read,read",		/* repeated opcode */
-		"ops=read,",			/* empty opcode name */
-		"ops=read ops=write",
-		"max_nlb=0",
-		"max_nlb=0x100000000",
-		"lba=5",			/* no count */
-		"lba=5+0",			/* empty extent */
-		"lba=+5",
-		"lba=1+0xffffffffffffffff",	/* wraps past 2^64 */
-		"lba=-1+1",
-	};
-	struct np_create_req *req = kunit_kzalloc(test, sizeof(*req),
-						  GFP_KERNEL);
-	int i;
-
-	KUNIT_ASSERT_NOT_NULL(test, req);
-	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_EQ_MSG(test, np_parse(test, bad[i], req), -EINVAL,
-				    "input '%s'", bad[i]);
-}
-
 /* ---- qid allocator ---------------------------------------------------------- */
 
 static void np_test_qid_alloc(struct kunit *test)
@@ -432,72 +272,21 @@ static void np_test_qid_alloc(struct kunit *test)
 	bitmap_free(map);
 }
 
-/* ---- doorbells ---------------------------------------------------------------- */
-
-struct np_db_case {
-	u32 stride;		/* in 32-bit words, as CAP.DSTRD gives it */
-	u16 qid;
-	u32 sq_off, cq_off;	/* in the region */
-	size_t size;
-};
-
-/*
- * The doorbell region of a direct queue: both doorbells inside it, also
- * when the stride puts the CQ head doorbell pages after the SQ tail.
- */
-static void np_test_db_region(struct kunit *test)
-{
-	static const struct np_db_case cases[] = {
-		{ 1, 1, 0x008, 0x00c, PAGE_SIZE },	/* QEMU: 4 bytes */
-		{ 1, 9, 0x048, 0x04c, PAGE_SIZE },
-		{ 1, 511, 0xff8, 0xffc, PAGE_SIZE },	/* the page's end */
-		{ 1, 512, 0x000, 0x004, PAGE_SIZE },	/* the next page */
-		{ 512, 1, 0x000, 0x800, PAGE_SIZE },	/* 2 KiB stride */
-		{ 1024, 1, 0x000, 0x1000, 2 * PAGE_SIZE }, /* 4 KiB */
-		{ 2048, 3, 0x000, 0x2000, 3 * PAGE_SIZE }, /* 8 KiB */
-	};
-	struct nvme_pci_peer_info info = { .bar_phys = 0xfe000000 };
-	struct np_db_region r;
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		const struct np_db_case *c = &cases[i];
-
-		info.db_stride = c->stride;
-		np_db_region(&info, c->qid, &r);
-		KUNIT_EXPECT_EQ_MSG(test, r.sq_off, c->sq_off, "case %d", i);
-		KUNIT_EXPECT_EQ_MSG(test, r.cq_off, c->cq_off, "case %d", i);
-		KUNIT_EXPECT_EQ_MSG(test, r.size, c->size, "case %d", i);
-		KUNIT_EXPECT_EQ_MSG(test, r.phys + r.sq_off,
-				    info.bar_phys + np_db_off(&info, c->qid, false),
-				    "case %d", i);
-		KUNIT_EXPECT_EQ_MSG(test, r.phys + r.cq_off,
-				    info.bar_phys + np_db_off(&info, c->qid, true),
-				    "case %d", i);
-		KUNIT_EXPECT_TRUE(test, PAGE_ALIGNED(r.phys));
-	}
-}
-
-static struct kunit_case nvme_peer_cases[] = {
+static struct kunit_case nvme_peer_core_cases[] = {
 	KUNIT_CASE_PARAM(np_test_transition, np_trans_gen_params),
 	KUNIT_CASE(np_test_notify_once),
 	KUNIT_CASE(np_test_revoke_during_create),
-	KUNIT_CASE(np_test_names),
 	KUNIT_CASE_PARAM(np_test_validate, np_validate_gen_params),
-	KUNIT_CASE(np_test_parse_good),
-	KUNIT_CASE(np_test_parse_bad),
-	KUNIT_CASE(np_test_parse_extents_max),
 	KUNIT_CASE(np_test_qid_alloc),
-	KUNIT_CASE(np_test_db_region),
 	{}
 };
 
-static struct kunit_suite nvme_peer_suite = {
-	.name = "nvme-peer",
-	.test_cases = nvme_peer_cases,
+static struct kunit_suite nvme_peer_core_suite = {
+	.name = "nvme_peer_core",
+	.test_cases = nvme_peer_core_cases,
 };
 
-kunit_test_suite(nvme_peer_suite);
+kunit_test_suite(nvme_peer_core_suite);
 
 MODULE_DESCRIPTION("KUnit tests for nvme-peer");
 MODULE_LICENSE("GPL");
