@@ -109,24 +109,18 @@
 
 #define NP_FAST_ALL		(BIT(NP_GUARD_FAST_SLOTS) - 1)	/* all slots */
 
-/* an extent or window as np_policy_init() caches it: [first, end) */
-struct np_range {
-	u64 first;
-	u64 end;
-};
-
 /* ---- policy preparation -------------------------------------------------- */
 
-static void np_ext_sift(struct np_extent *a, u32 root, u32 n)
+static void np_range_sift(struct np_range *a, u32 root, u32 n)
 {
-	struct np_extent t = a[root];
+	struct np_range t = a[root];
 	u32 child;
 
 	while (root < n / 2) {
 		child = 2 * root + 1;
-		if (child + 1 < n && a[child + 1].slba > a[child].slba)
+		if (child + 1 < n && a[child + 1].start > a[child].start)
 			child++;
-		if (a[child].slba <= t.slba)
+		if (a[child].start <= t.start)
 			break;
 		a[root] = a[child];
 		root = child;
@@ -135,113 +129,70 @@ static void np_ext_sift(struct np_extent *a, u32 root, u32 n)
 }
 
 /**
- * np_policy_prepare() - sort and merge the LBA extents of a policy
- * @ext: the extents, rewritten in place
- * @nr: in: number of @ext; out: number left after merging
+ * np_ranges_prepare() - sort and merge the extents or windows of a policy
+ * @r: the ranges, rewritten in place
+ * @nr: in: number of @r; out: number left after merging
  *
- * Sorts @ext by slba (heapsort, no recursion, no allocation) and merges
- * overlapping and adjacent extents, which is the shape np_guard_check()
- * needs for its binary search.  The kernel calls this once when a policy is
- * set, before any command is checked against it.
+ * Sorts @r by start (heapsort, no recursion, no allocation) and merges
+ * overlapping and adjacent ranges, which is the shape np_guard_check()
+ * needs for its binary search (so a segment may straddle the border of two
+ * adjacent windows given separately).  The kernel calls this once for the
+ * extents and once for the windows when a policy is set, before any
+ * command is checked against it.
  *
- * Return: 0, or -EINVAL (leaving @ext in an unspecified order and @nr
- * unchanged) if an extent has nlb 0 or slba + nlb does not fit in 64 bits.
+ * Return: 0, or -EINVAL (leaving @r in an unspecified order and @nr
+ * unchanged) if a range has len 0 or start + len does not fit in 64 bits.
  */
-int np_policy_prepare(struct np_extent *ext, u32 *nr)
+int np_ranges_prepare(struct np_range *r, u32 *nr)
 {
 	u32 n = *nr, i, m;
-	struct np_extent t;
+	struct np_range t;
 	u64 end;
 
 	for (i = 0; i < n; i++)
-		if (!ext[i].nlb || ext[i].slba + ext[i].nlb < ext[i].slba)
+		if (!r[i].len || r[i].start + r[i].len < r[i].start)
 			return -EINVAL;
 	if (!n)
 		return 0;
 
 	for (i = n / 2; i-- > 0;)
-		np_ext_sift(ext, i, n);
+		np_range_sift(r, i, n);
 	for (i = n - 1; i > 0; i--) {
-		t = ext[0];
-		ext[0] = ext[i];
-		ext[i] = t;
-		np_ext_sift(ext, 0, i);
+		t = r[0];
+		r[0] = r[i];
+		r[i] = t;
+		np_range_sift(r, 0, i);
 	}
 
 	for (m = 0, i = 1; i < n; i++) {
-		end = ext[m].slba + ext[m].nlb;
-		if (ext[i].slba <= end) {
-			if (ext[i].slba + ext[i].nlb > end)
-				ext[m].nlb = ext[i].slba + ext[i].nlb - ext[m].slba;
+		end = r[m].start + r[m].len;
+		if (r[i].start <= end) {
+			if (r[i].start + r[i].len > end)
+				r[m].len = r[i].start + r[i].len - r[m].start;
 		} else {
-			ext[++m] = ext[i];
+			r[++m] = r[i];
 		}
 	}
 	*nr = m + 1;
 	return 0;
 }
 
-static void np_win_sift(struct np_window *a, u32 root, u32 n)
-{
-	struct np_window t = a[root];
-	u32 child;
-
-	while (root < n / 2) {
-		child = 2 * root + 1;
-		if (child + 1 < n && a[child + 1].addr > a[child].addr)
-			child++;
-		if (a[child].addr <= t.addr)
-			break;
-		a[root] = a[child];
-		root = child;
-	}
-	a[root] = t;
-}
-
-/**
- * np_windows_prepare() - sort and merge the DMA windows of a policy
- * @win: the windows, rewritten in place
- * @nr: in: number of @win; out: number left after merging
- *
- * Like np_policy_prepare(), for windows: sorted by address, overlapping and
- * adjacent windows merged (so a segment may straddle the border of two
- * adjacent windows given separately).  Called once when a policy is set.
- *
- * Return: 0, or -EINVAL if a window has len 0 or addr + len does not fit in
- * 64 bits.
+/*
+ * Are the @n ranges @r (NULL if @n is 0) in the shape np_ranges_prepare()
+ * leaves them in: each non-empty and not wrapping past 2^64, sorted, and
+ * apart from the one before (no overlap, no contact)?
  */
-int np_windows_prepare(struct np_window *win, u32 *nr)
+static bool np_ranges_ok(const struct np_range *r, u32 n)
 {
-	u32 n = *nr, i, m;
-	struct np_window t;
-	u64 end;
+	u32 i;
 
+	if (n && !r)
+		return false;
 	for (i = 0; i < n; i++)
-		if (!win[i].len || win[i].addr + win[i].len < win[i].addr)
-			return -EINVAL;
-	if (!n)
-		return 0;
-
-	for (i = n / 2; i-- > 0;)
-		np_win_sift(win, i, n);
-	for (i = n - 1; i > 0; i--) {
-		t = win[0];
-		win[0] = win[i];
-		win[i] = t;
-		np_win_sift(win, 0, i);
-	}
-
-	for (m = 0, i = 1; i < n; i++) {
-		end = win[m].addr + win[m].len;
-		if (win[i].addr <= end) {
-			if (win[i].addr + win[i].len > end)
-				win[m].len = win[i].addr + win[i].len - win[m].addr;
-		} else {
-			win[++m] = win[i];
-		}
-	}
-	*nr = m + 1;
-	return 0;
+		if (!r[i].len || r[i].len > ~0ULL - r[i].start ||
+		    (i && r[i].start <= r[i - 1].start + r[i - 1].len))
+			return false;
+	return true;
 }
 
 /*
@@ -250,8 +201,8 @@ int np_windows_prepare(struct np_window *win, u32 *nr)
  */
 static u32 np_fast_claims(const struct np_range *r, u32 s)
 {
-	u64 span = ((r->end - 1) >> s) - (r->first >> s);
-	u32 b = (r->first >> s) % NP_GUARD_FAST_SLOTS;
+	u64 span = ((r->start + r->len - 1) >> s) - (r->start >> s);
+	u32 b = (r->start >> s) % NP_GUARD_FAST_SLOTS;
 	u32 m;
 
 	if (span >= NP_GUARD_FAST_SLOTS - 1)
@@ -301,8 +252,8 @@ static void np_fast_fill(u64 *first, u64 *end, u32 *shift,
 		taken |= claims[i];
 		for (b = 0; b < NP_GUARD_FAST_SLOTS; b++) {
 			if (claims[i] & BIT(b)) {
-				first[b] = r[i].first;
-				end[b] = r[i].end;
+				first[b] = r[i].start;
+				end[b] = r[i].start + r[i].len;
 			}
 		}
 	}
@@ -321,11 +272,11 @@ static void np_fast_fill(u64 *first, u64 *end, u32 *shift,
  * policy with more has its ranges searched every time).  No allocation:
  * the tables live in @p.
  *
- * Call it once, after np_policy_prepare() and np_windows_prepare() and
- * before checking any command, and again after any change to @p (a policy
- * is immutable while a queue lives).  Checking a command against a policy
- * this has not run on, or that changed since, is a bug: the verdict is
- * undefined.
+ * Call it once, after np_ranges_prepare() on the extents and on the
+ * windows and before checking any command, and again after any change to
+ * @p (a policy is immutable while a queue lives).  Checking a command
+ * against a policy this has not run on, or that changed since, is a bug:
+ * the verdict is undefined.
  *
  * Return: 0, or -EINVAL when @p cannot be checked against: @lba_shift not
  * 9..16, or extents or windows missing, empty, wrapping past 2^64, or not
@@ -334,22 +285,14 @@ static void np_fast_fill(u64 *first, u64 *end, u32 *shift,
 int np_policy_init(struct np_policy *p)
 {
 	struct np_range r[NP_GUARD_FAST_SLOTS];
-	const struct np_extent *e = p->extents;
-	const struct np_window *w = p->windows;
+	const struct np_range *e = p->extents;
 	u32 i, n, lim;
 	u64 end;
 
 	if (p->lba_shift < 9 || p->lba_shift > 16 ||
-	    (p->nr_extents && !e) || (p->nr_windows && !w))
+	    !np_ranges_ok(e, p->nr_extents) ||
+	    !np_ranges_ok(p->windows, p->nr_windows))
 		return -EINVAL;
-	for (i = 0; i < p->nr_extents; i++)
-		if (!e[i].nlb || e[i].nlb > ~0ULL - e[i].slba ||
-		    (i && e[i].slba <= e[i - 1].slba + e[i - 1].nlb))
-			return -EINVAL;
-	for (i = 0; i < p->nr_windows; i++)
-		if (!w[i].len || w[i].len > ~0ULL - w[i].addr ||
-		    (i && w[i].addr <= w[i - 1].addr + w[i - 1].len))
-			return -EINVAL;
 
 	/*
 	 * The fast path takes at most lim LBAs, which fit in one page and
@@ -374,12 +317,12 @@ int np_policy_init(struct np_policy *p)
 	/* the extents as far as they are in the namespace; n 0: no cache */
 	n = 0;
 	for (i = 0; i < p->nr_extents && i < NP_GUARD_FAST_SLOTS; i++) {
-		end = e[i].slba + e[i].nlb;
+		end = e[i].start + e[i].len;
 		if (end > p->ns_size)
 			end = p->ns_size;
-		if (end > e[i].slba) {
-			r[n].first = e[i].slba;
-			r[n++].end = end;
+		if (end > e[i].start) {
+			r[n].start = e[i].start;
+			r[n++].len = end - e[i].start;
 		}
 	}
 	if (p->nr_extents > NP_GUARD_FAST_SLOTS)
@@ -387,15 +330,10 @@ int np_policy_init(struct np_policy *p)
 	np_fast_fill(p->fast_ext_first, p->fast_ext_end, &p->fast_ext_shift,
 		     r, n);
 
-	n = 0;
-	for (i = 0; i < p->nr_windows && i < NP_GUARD_FAST_SLOTS; i++) {
-		r[n].first = w[i].addr;
-		r[n++].end = w[i].addr + w[i].len;
-	}
-	if (p->nr_windows > NP_GUARD_FAST_SLOTS)
-		n = 0;
+	/* the windows as they are */
+	n = p->nr_windows <= NP_GUARD_FAST_SLOTS ? p->nr_windows : 0;
 	np_fast_fill(p->fast_win_first, p->fast_win_end, &p->fast_win_shift,
-		     r, n);
+		     p->windows, n);
 	return 0;
 }
 
@@ -426,42 +364,44 @@ u16 np_guard_status(enum np_guard_verdict v)
 /* ---- lookups ----------------------------------------------------------- */
 
 /*
- * The extent with the largest slba <= @lba, or @e[0] if there is none;
+ * The range with the largest start <= @x, or @r[0] if there is none;
  * @n >= 1.  Branchless binary search: a first probe at n - step, step being
  * the largest power of two below @n (1 if @n is 1), leaves a range of step
- * extents, which halving steps narrow down to one: ceil(log2(n))
- * compare-and-select steps whatever @lba is.  The selects compile to cmov;
+ * ranges, which halving steps narrow down to one: ceil(log2(n))
+ * compare-and-select steps whatever @x is.  The selects compile to cmov;
  * the step is kept in bytes to spare a shift per step.
  */
-static __always_inline const struct np_extent *
-np_ext_find(const struct np_extent *e, u32 n, u64 lba)
+static __always_inline const struct np_range *
+np_range_find(const struct np_range *r, u32 n, u64 x)
 {
-	u64 step = (u64)sizeof(*e) << (31 - __builtin_clz((n - 1) | 1));
-	const struct np_extent *t = e + n - step / sizeof(*e);
+	u64 step = (u64)sizeof(*r) << (31 - __builtin_clz((n - 1) | 1));
+	const struct np_range *t = r + n - step / sizeof(*r);
 
-	e = t->slba <= lba ? t : e;
-	while (step > sizeof(*e)) {
+	r = t->start <= x ? t : r;
+	while (step > sizeof(*r)) {
 		step >>= 1;
-		t = (const void *)e + step;
-		e = t->slba <= lba ? t : e;
+		t = (const void *)r + step;
+		r = t->start <= x ? t : r;
 	}
-	return e;
+	return r;
 }
 
-/* The same for windows: the one with the largest addr <= @addr. */
-static __always_inline const struct np_window *
-np_win_find(const struct np_window *w, u32 n, u64 addr)
+/*
+ * Is [@x, @x + @len) inside one of the @n sorted, merged ranges @r?
+ * @len >= 1.  off < r->len puts @x inside the range found (when @x lies
+ * before the first range off wraps to more than any len, as a range's
+ * start + len fits in 64 bits); then nothing below can overflow.
+ */
+static __always_inline bool np_ranges_hold(const struct np_range *r, u32 n,
+					   u64 x, u64 len)
 {
-	u64 step = (u64)sizeof(*w) << (31 - __builtin_clz((n - 1) | 1));
-	const struct np_window *t = w + n - step / sizeof(*w);
+	u64 off;
 
-	w = t->addr <= addr ? t : w;
-	while (step > sizeof(*w)) {
-		step >>= 1;
-		t = (const void *)w + step;
-		w = t->addr <= addr ? t : w;
-	}
-	return w;
+	if (!n)
+		return false;
+	r = np_range_find(r, n, x);
+	off = x - r->start;
+	return off < r->len && len <= r->len - off;
 }
 
 /* The slot of a range cache that may hold @x; see np_policy_init(). */
@@ -472,23 +412,13 @@ static __always_inline u64 np_fast_slot(u32 shift, u64 x)
 
 /*
  * Is [@slba, @slba + @nlb) inside one extent and inside the namespace?
- * @nlb >= 1.  off < e->nlb puts @slba inside the extent found (when @slba
- * lies before the first extent off wraps to more than any nlb, as an
- * extent's slba + nlb fits in 64 bits); then nothing below can overflow.
+ * @nlb >= 1; inside an extent, slba + nlb cannot overflow.
  */
 static __always_inline bool np_lba_ok(const struct np_policy *p, u64 slba,
 				      u64 nlb)
 {
-	const struct np_extent *e;
-	u64 off;
-
-	if (!p->nr_extents)
-		return false;
-	e = np_ext_find(p->extents, p->nr_extents, slba);
-	off = slba - e->slba;
-	if (off >= e->nlb || nlb > e->nlb - off)
-		return false;
-	return slba + nlb <= p->ns_size;
+	return np_ranges_hold(p->extents, p->nr_extents, slba, nlb) &&
+	       slba + nlb <= p->ns_size;
 }
 
 /*
@@ -499,17 +429,11 @@ static __always_inline bool np_dma_ok(const struct np_policy *p, u64 addr,
 				      u64 len)
 {
 	u64 k = np_fast_slot(p->fast_win_shift, addr);
-	const struct np_window *w;
-	u64 off;
 
 	if (addr >= p->fast_win_first[k] && addr < p->fast_win_end[k] &&
 	    len <= p->fast_win_end[k] - addr)
 		return true;
-	if (!p->nr_windows)
-		return false;
-	w = np_win_find(p->windows, p->nr_windows, addr);
-	off = addr - w->addr;
-	return off < w->len && len <= w->len - off;
+	return np_ranges_hold(p->windows, p->nr_windows, addr, len);
 }
 
 /* ---- the full check ------------------------------------------------------ */
@@ -719,7 +643,7 @@ np_guard_check_lba(const struct np_policy *p, const void *sqe,
 
 /**
  * np_guard_check() - is a submission queue entry allowed by a policy?
- * @p: the policy, prepared with np_policy_prepare() and np_windows_prepare(),
+ * @p: the policy, its extents and windows prepared with np_ranges_prepare(),
  *     then np_policy_init()
  * @sqe: the 64-byte entry in NVMe (little-endian) layout, 8-byte aligned,
  *	 in memory the peer cannot change during the call

@@ -62,22 +62,16 @@ typedef __UINT64_TYPE__ __le64;
 #define NP_GUARD_FAST_NLB	8	/* most LBAs of a fast command: 4096 >> 9 */
 
 /**
- * struct np_extent - a range of LBAs the peer may touch
- * @slba: first LBA
- * @nlb: number of LBAs, at least 1; the range is [@slba, @slba + @nlb)
+ * struct np_range - a range of LBAs, or of controller-visible DMA addresses
+ * @start: first LBA or address
+ * @len: number of LBAs or bytes, at least 1; the range is
+ *	[@start, @start + @len), which must not wrap past 2^64
+ *
+ * A policy's LBA extents and its data windows are both lists of ranges,
+ * put in shape by np_ranges_prepare().
  */
-struct np_extent {
-	u64 slba;
-	u64 nlb;
-};
-
-/**
- * struct np_window - a range of controller-visible DMA addresses
- * @addr: first address
- * @len: length in bytes; the range is [@addr, @addr + @len)
- */
-struct np_window {
-	u64 addr;
+struct np_range {
+	u64 start;
 	u64 len;
 };
 
@@ -87,9 +81,9 @@ struct np_window {
  * @lba_shift: log2 of the LBA data size, 9..16
  * @ns_size: namespace size in LBAs (NSZE)
  * @opcodes: bitmap of allowed opcodes 0..255; only the NP_OP_* ones can pass
- * @extents: LBA ranges, sorted by slba and merged, see np_policy_prepare()
+ * @extents: LBA ranges, sorted and merged, see np_ranges_prepare()
  * @nr_extents: number of @extents; 0 refuses every command with LBAs
- * @windows: DMA address ranges, sorted and merged, see np_windows_prepare()
+ * @windows: DMA address ranges, sorted and merged, see np_ranges_prepare()
  * @nr_windows: number of @windows; 0 refuses every command with data
  * @max_nlb: largest 1-based NLB a command may carry; 0 means 65536
  * @fast_qw0: by CDW0 bits 1:0, the first quadword (CDW0 | NSID << 32),
@@ -107,8 +101,8 @@ struct np_window {
  * @fast_win_end: one past its last address; 0 for an empty slot
  *
  * Immutable while a queue lives.  np_guard_check() relies on @extents and
- * @windows being in the shape np_policy_prepare() and np_windows_prepare()
- * leave them in; the kernel calls those once when the policy is set, then
+ * @windows being in the shape np_ranges_prepare() leaves them in; the
+ * kernel calls it on each once when the policy is set, then
  * np_policy_init(), which fills the fast_* fields from the others.
  */
 struct np_policy {
@@ -116,9 +110,9 @@ struct np_policy {
 	u32 lba_shift;
 	u64 ns_size;
 	u64 opcodes[4];
-	const struct np_extent *extents;
+	const struct np_range *extents;
 	u32 nr_extents;
-	const struct np_window *windows;
+	const struct np_range *windows;
 	u32 nr_windows;
 	u32 max_nlb;
 
@@ -184,8 +178,7 @@ enum np_guard_verdict {
 	NP_GUARD_NR_VERDICTS
 };
 
-int np_policy_prepare(struct np_extent *ext, u32 *nr);
-int np_windows_prepare(struct np_window *win, u32 *nr);
+int np_ranges_prepare(struct np_range *r, u32 *nr);
 int np_policy_init(struct np_policy *p);
 u16 np_guard_status(enum np_guard_verdict v);
 u32 np_guard_prp_list_len(const struct np_policy *p, const void *sqe);

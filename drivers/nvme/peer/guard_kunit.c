@@ -24,17 +24,17 @@ union np_tsqe {
 };
 
 /* The standard policy: four extents, the last one past the namespace end. */
-static const struct np_extent np_t_ext[] = {
+static const struct np_range np_t_ext[] = {
 	{ 100, 100 }, { 1000, 50 }, { 5000, 1000 }, { 99500, 1000 },
 };
 
 /* Two page-aligned windows and one that starts and ends mid-page. */
-static const struct np_window np_t_win[] = {
+static const struct np_range np_t_win[] = {
 	{ 0x100000, 0x10000 }, { 0x200000, 0x3000 }, { 0x400800, 0x1000 },
 };
 
 /* Extents reaching the top of the 64-bit LBA space. */
-static const struct np_extent np_t_big_ext[] = {
+static const struct np_range np_t_big_ext[] = {
 	{ 0, 10 }, { ~0ULL - 100, 100 },
 };
 
@@ -92,8 +92,8 @@ static bool np_ref_window(const struct np_policy *p, u64 addr, u64 len)
 	if (last < addr)
 		return false;
 	for (i = 0; i < p->nr_windows; i++)
-		if (p->windows[i].addr <= addr &&
-		    last <= p->windows[i].addr + p->windows[i].len - 1)
+		if (p->windows[i].start <= addr &&
+		    last <= p->windows[i].start + p->windows[i].len - 1)
 			return true;
 	return false;
 }
@@ -228,8 +228,8 @@ static enum np_guard_verdict np_ref_check(const struct np_policy *p,
 	if (last < slba || last >= p->ns_size)
 		return NP_GUARD_LBA_RANGE;
 	for (i = 0; i < p->nr_extents; i++)
-		if (p->extents[i].slba <= slba &&
-		    last <= p->extents[i].slba + p->extents[i].nlb - 1)
+		if (p->extents[i].start <= slba &&
+		    last <= p->extents[i].start + p->extents[i].len - 1)
 			found = true;
 	if (!found)
 		return NP_GUARD_LBA_RANGE;
@@ -658,7 +658,7 @@ static void np_test_lba(struct kunit *test)
 /* Binary search: every LBA around every edge of 1..40 extents. */
 static void np_test_extent_search(struct kunit *test)
 {
-	struct np_extent *ext;
+	struct np_range *ext;
 	struct np_policy *p = np_t_new(test);
 	union np_tsqe s;
 	u32 n, i, d;
@@ -668,8 +668,8 @@ static void np_test_extent_search(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ext);
 	for (n = 1; n <= 40; n++) {
 		for (i = 0; i < n; i++) {
-			ext[i].slba = 10 + 10 * i;
-			ext[i].nlb = 5;
+			ext[i].start = 10 + 10 * i;
+			ext[i].len = 5;
 		}
 		np_t_policy(p);
 		p->extents = ext;
@@ -677,7 +677,7 @@ static void np_test_extent_search(struct kunit *test)
 		np_t_init(test, p);
 		for (i = 0; i < n; i++) {
 			for (d = 0; d < 10; d++) {
-				lba = ext[i].slba - 2 + d;	/* 8..17 */
+				lba = ext[i].start - 2 + d;	/* 8..17 */
 				np_t_sqe(&s, NP_OP_WRITE_ZEROES, lba, 1, 0, 0);
 				KUNIT_EXPECT_EQ_MSG(test,
 						    np_guard_check(p, &s, NULL),
@@ -832,7 +832,7 @@ static void np_test_prp(struct kunit *test)
 /* A full list page: 512 entries, the most one list page holds. */
 static void np_test_prp_list_max(struct kunit *test)
 {
-	static const struct np_extent big = { 0, 1 << 20 };
+	static const struct np_range big = { 0, 1 << 20 };
 	struct np_prp_list list;
 	struct np_policy *p = np_t_new(test);
 	union np_tsqe s;
@@ -847,7 +847,7 @@ static void np_test_prp_list_max(struct kunit *test)
 	np_t_policy(p);
 	p->extents = &big;
 	p->nr_extents = 1;
-	p->ns_size = big.nlb;
+	p->ns_size = big.len;
 	np_t_init(test, p);
 	list.entries = ent;
 	list.nr = NP_GUARD_MAX_LIST;
@@ -919,17 +919,17 @@ static void np_test_lba_shift_12(struct kunit *test)
 #define NP_T_MAX_EXT	8
 
 /* 0x100000 + 0x10000 and 0x200000 + 0x3000 as in np_t_win, or five pages */
-static const struct np_window np_t_win_b[] = {
+static const struct np_range np_t_win_b[] = {
 	{ 0x100000, 0x5000 }, { 0x106000, 0x800 },
 };
 
-static void np_t_random_extents(u64 *seed, struct np_extent *ext, u32 *nr)
+static void np_t_random_extents(u64 *seed, struct np_range *ext, u32 *nr)
 {
 	u32 i, n = 1 + np_t_rnd(seed) % NP_T_MAX_EXT;
 
 	for (i = 0; i < n; i++) {
-		ext[i].slba = np_t_rnd(seed) % 72;
-		ext[i].nlb = 1 + np_t_rnd(seed) % 12;
+		ext[i].start = np_t_rnd(seed) % 72;
+		ext[i].len = 1 + np_t_rnd(seed) % 12;
 	}
 	*nr = n;
 }
@@ -998,7 +998,7 @@ static void np_test_exhaustive(struct kunit *test)
 	static const u32 offs[] = { 0, 4, 0x200, 0x800, 0xe00, 0xff0, 0xffc, 2 };
 	static const u64 lists[] = { 0x10e000, 0x10fff8, 0x300000, 0x2007f0 };
 	const struct np_prp_list *l;
-	struct np_extent ext[NP_T_MAX_EXT];
+	struct np_range ext[NP_T_MAX_EXT];
 	struct np_prp_list list;
 	struct np_t_stats *st;
 	struct np_policy *p = np_t_new(test);
@@ -1011,13 +1011,13 @@ static void np_test_exhaustive(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, st);
 	for (set = 0; set < 8; set++) {
 		if (set == 0) {
-			ext[0].slba = 0;
-			ext[0].nlb = 64;
+			ext[0].start = 0;
+			ext[0].len = 64;
 			nr = 1;
 		} else {
 			np_t_random_extents(&seed, ext, &nr);
 		}
-		KUNIT_ASSERT_EQ(test, np_policy_prepare(ext, &nr), 0);
+		KUNIT_ASSERT_EQ(test, np_ranges_prepare(ext, &nr), 0);
 		np_t_policy(p);
 		p->extents = ext;
 		p->nr_extents = nr;
@@ -1115,7 +1115,7 @@ static void np_test_random(struct kunit *test)
 		k = np_t_rnd(&seed) % ARRAY_SIZE(kinds);
 		if (kinds[k] == K_READ) {
 			l = np_t_build_read(&s, p,
-					    np_t_ext[np_t_rnd(&seed) % 4].slba +
+					    np_t_ext[np_t_rnd(&seed) % 4].start +
 					    np_t_rnd(&seed) % 64,
 					    1 + np_t_rnd(&seed) % (p->lba_shift == 9 ? 80 : 10),
 					    0x100000 + 4 * (np_t_rnd(&seed) % 0x800),
@@ -1170,13 +1170,13 @@ static void np_test_random(struct kunit *test)
 /* np_policy_init() refuses a policy np_guard_check() cannot rely on. */
 static void np_test_policy_init(struct kunit *test)
 {
-	static const struct np_extent unsorted[] = { { 100, 10 }, { 50, 10 } };
-	static const struct np_extent adjacent[] = { { 0, 10 }, { 10, 10 } };
-	static const struct np_extent empty[] = { { 0, 10 }, { 20, 0 } };
-	static const struct np_extent wraps[] = { { ~0ULL - 9, 10 } };
-	static const struct np_window overlap[] = { { 0x1000, 0x2000 },
-						    { 0x2000, 0x1000 } };
-	static const struct np_window top[] = { { ~0ULL - 0xfff, 0xfff } };
+	static const struct np_range unsorted[] = { { 100, 10 }, { 50, 10 } };
+	static const struct np_range adjacent[] = { { 0, 10 }, { 10, 10 } };
+	static const struct np_range empty[] = { { 0, 10 }, { 20, 0 } };
+	static const struct np_range wraps[] = { { ~0ULL - 9, 10 } };
+	static const struct np_range overlap[] = { { 0x1000, 0x2000 },
+						   { 0x2000, 0x1000 } };
+	static const struct np_range top[] = { { ~0ULL - 0xfff, 0xfff } };
 	struct np_policy *p = np_t_new(test);
 
 	np_t_policy(p);
@@ -1228,9 +1228,9 @@ static void np_t_expect(struct kunit *test, const struct np_policy *p,
 /* The corners the fast path must hand over rather than get wrong. */
 static void np_test_fast_edges(struct kunit *test)
 {
-	static const struct np_extent all = { 0, ~0ULL };
-	static const struct np_window all_win = { 0, ~0ULL };
-	static const struct np_window low_win[] = {
+	static const struct np_range all = { 0, ~0ULL };
+	static const struct np_range all_win = { 0, ~0ULL };
+	static const struct np_range low_win[] = {
 		{ 0, 0x1000 }, { 0x100000, 0x10000 },
 	};
 	struct np_policy *p = np_t_new(test);
@@ -1326,8 +1326,8 @@ static void np_test_fast_edges(struct kunit *test)
  * @n extents and windows, spread out (each alone in its cache slots) or
  * packed (sharing slots, found by the search instead).
  */
-static void np_t_cache_policy(u64 *seed, struct np_extent *ext,
-			      struct np_window *win, u32 n, bool packed)
+static void np_t_cache_policy(u64 *seed, struct np_range *ext,
+			      struct np_range *win, u32 n, bool packed)
 {
 	u64 lba = 0, addr = 0x100000;
 	u32 i;
@@ -1335,12 +1335,12 @@ static void np_t_cache_policy(u64 *seed, struct np_extent *ext,
 	for (i = 0; i < n; i++) {
 		lba += packed ? 1 + np_t_rnd(seed) % 8 :
 				BIT_ULL(20 + np_t_rnd(seed) % 8);
-		ext[i].slba = lba;
-		ext[i].nlb = 1 + np_t_rnd(seed) % (packed ? 16 : 1 << 20);
-		lba += ext[i].nlb;
+		ext[i].start = lba;
+		ext[i].len = 1 + np_t_rnd(seed) % (packed ? 16 : 1 << 20);
+		lba += ext[i].len;
 		addr += packed ? 0x200 * (1 + np_t_rnd(seed) % 8) :
 				 BIT_ULL(24 + np_t_rnd(seed) % 8);
-		win[i].addr = addr;
+		win[i].start = addr;
 		win[i].len = packed ? 0x200 * (1 + np_t_rnd(seed) % 16) :
 				      0x1000 * (1 + np_t_rnd(seed) % 256);
 		addr += win[i].len;
@@ -1349,8 +1349,8 @@ static void np_t_cache_policy(u64 *seed, struct np_extent *ext,
 
 /* Reads of 1 and 8 LBAs at and around the edges of @e and @w. */
 static void np_t_cache_edges(struct kunit *test, const struct np_policy *p,
-			     const struct np_extent *e,
-			     const struct np_window *w, struct np_t_stats *st)
+			     const struct np_range *e,
+			     const struct np_range *w, struct np_t_stats *st)
 {
 	static const s64 lba_d[] = { -1, 0, 1 };
 	static const s64 addr_d[] = { -0x200, -4, 0, 4, 0x200 };
@@ -1360,8 +1360,8 @@ static void np_t_cache_edges(struct kunit *test, const struct np_policy *p,
 
 	for (nlb = 1; nlb <= 8; nlb += 7) {
 		for (edge = 0; edge < 4; edge++) {
-			slba = edge & 1 ? e->slba + e->nlb - nlb : e->slba;
-			prp1 = edge & 2 ? w->addr + w->len - nlb * 512 : w->addr;
+			slba = edge & 1 ? e->start + e->len - nlb : e->start;
+			prp1 = edge & 2 ? w->start + w->len - nlb * 512 : w->start;
 			for (a = 0; a < ARRAY_SIZE(lba_d); a++) {
 				for (b = 0; b < ARRAY_SIZE(addr_d); b++) {
 					np_t_sqe(&s, NP_OP_READ, slba + lba_d[a],
@@ -1381,8 +1381,8 @@ static void np_t_cache_edges(struct kunit *test, const struct np_policy *p,
 static void np_test_fast_cache(struct kunit *test)
 {
 	static const u32 sizes[] = { 1, 2, 3, 15, 16, 17 };
-	struct np_extent *ext;
-	struct np_window *win;
+	struct np_range *ext;
+	struct np_range *win;
 	struct np_t_stats *st;
 	struct np_policy *p = np_t_new(test);
 	u64 seed = 0xfa57ca5eULL;
@@ -1403,7 +1403,7 @@ static void np_test_fast_cache(struct kunit *test)
 			p->nr_extents = n;
 			p->windows = win;
 			p->nr_windows = n;
-			p->ns_size = ext[n - 1].slba + 1;
+			p->ns_size = ext[n - 1].start + 1;
 			np_t_init(test, p);
 			for (i = 0; i < n; i++)
 				np_t_cache_edges(test, p, &ext[i],
@@ -1425,10 +1425,10 @@ static void np_test_fast_cache(struct kunit *test)
 
 struct np_prep_case {
 	const char *name;
-	struct np_extent in[6];
+	struct np_range in[6];
 	u32 nr;
 	int ret;
-	struct np_extent out[6];
+	struct np_range out[6];
 	u32 nr_out;
 };
 
@@ -1474,35 +1474,26 @@ KUNIT_ARRAY_PARAM(np_prep, np_prep_cases, np_prep_desc);
 static void np_test_prepare(struct kunit *test)
 {
 	const struct np_prep_case *c = test->param_value;
-	struct np_extent ext[6];
-	struct np_window win[6];
-	u32 nr = c->nr, nw = c->nr, i;
+	struct np_range r[6];
+	u32 nr = c->nr, i;
 
-	memcpy(ext, c->in, sizeof(ext));
-	for (i = 0; i < ARRAY_SIZE(win); i++) {
-		win[i].addr = c->in[i].slba;
-		win[i].len = c->in[i].nlb;
-	}
-	KUNIT_ASSERT_EQ(test, np_policy_prepare(ext, &nr), c->ret);
-	KUNIT_ASSERT_EQ(test, np_windows_prepare(win, &nw), c->ret);
+	memcpy(r, c->in, sizeof(r));
+	KUNIT_ASSERT_EQ(test, np_ranges_prepare(r, &nr), c->ret);
 	KUNIT_ASSERT_EQ(test, nr, c->nr_out);
-	KUNIT_ASSERT_EQ(test, nw, c->nr_out);
 	if (c->ret)
 		return;
 	for (i = 0; i < nr; i++) {
-		KUNIT_EXPECT_EQ(test, ext[i].slba, c->out[i].slba);
-		KUNIT_EXPECT_EQ(test, ext[i].nlb, c->out[i].nlb);
-		KUNIT_EXPECT_EQ(test, win[i].addr, c->out[i].slba);
-		KUNIT_EXPECT_EQ(test, win[i].len, c->out[i].nlb);
+		KUNIT_EXPECT_EQ(test, r[i].start, c->out[i].start);
+		KUNIT_EXPECT_EQ(test, r[i].len, c->out[i].len);
 	}
 }
 
-static bool np_t_covered(const struct np_extent *e, u32 n, u64 lba)
+static bool np_t_covered(const struct np_range *e, u32 n, u64 lba)
 {
 	u32 i;
 
 	for (i = 0; i < n; i++)
-		if (e[i].slba <= lba && lba < e[i].slba + e[i].nlb)
+		if (e[i].start <= lba && lba < e[i].start + e[i].len)
 			return true;
 	return false;
 }
@@ -1510,7 +1501,7 @@ static bool np_t_covered(const struct np_extent *e, u32 n, u64 lba)
 /* Random sets: the result is sorted, merged and covers the same LBAs. */
 static void np_test_prepare_random(struct kunit *test)
 {
-	struct np_extent *in, *out;
+	struct np_range *in, *out;
 	u64 seed = 0xabad1deaULL, lba;
 	u32 run, i, n, nr;
 
@@ -1521,16 +1512,16 @@ static void np_test_prepare_random(struct kunit *test)
 	for (run = 0; run < 2000; run++) {
 		n = np_t_rnd(&seed) % 41;
 		for (i = 0; i < n; i++) {
-			in[i].slba = np_t_rnd(&seed) % 200;
-			in[i].nlb = 1 + np_t_rnd(&seed) % 8;
+			in[i].start = np_t_rnd(&seed) % 200;
+			in[i].len = 1 + np_t_rnd(&seed) % 8;
 		}
 		memcpy(out, in, n * sizeof(*in));
 		nr = n;
-		KUNIT_ASSERT_EQ(test, np_policy_prepare(out, &nr), 0);
+		KUNIT_ASSERT_EQ(test, np_ranges_prepare(out, &nr), 0);
 		KUNIT_ASSERT_LE(test, nr, n);
 		for (i = 1; i < nr; i++)
-			KUNIT_ASSERT_LT(test, out[i - 1].slba + out[i - 1].nlb,
-					out[i].slba);
+			KUNIT_ASSERT_LT(test, out[i - 1].start + out[i - 1].len,
+					out[i].start);
 		for (lba = 0; lba < 220; lba++)
 			KUNIT_ASSERT_EQ(test, np_t_covered(out, nr, lba),
 					np_t_covered(in, n, lba));

@@ -80,8 +80,8 @@ struct np_med {
 	u32 depth;
 
 	struct np_policy policy;
-	struct np_extent *extents;
-	struct np_window *windows;
+	struct np_range *extents;
+	struct np_range *windows;
 
 	/* the thread's positions: under np_med_lock */
 	u32 ssq_head;			/* next shadow SQ entry to take */
@@ -158,17 +158,17 @@ static int np_med_policy(struct nvme_peer_queue *q, struct np_med *m,
 		return -ENOMEM;
 
 	if (!pol->nr_extents) {
-		m->extents[0].slba = 0;
-		m->extents[0].nlb = q->ns_size;
+		m->extents[0].start = 0;
+		m->extents[0].len = q->ns_size;
 	}
-	/* empty or wrapping ranges are np_*_prepare()'s to refuse */
+	/* empty or wrapping ranges are np_ranges_prepare()'s to refuse */
 	for (i = 0; i < pol->nr_extents; i++) {
 		const struct nvme_peer_extent *e = &pol->extents[i];
 
 		if (e->slba >= q->ns_size || e->nlb > q->ns_size - e->slba)
 			return -EINVAL;
-		m->extents[i].slba = e->slba;
-		m->extents[i].nlb = e->nlb;
+		m->extents[i].start = e->slba;
+		m->extents[i].len = e->nlb;
 	}
 	for (i = 0; i < pol->nr_windows; i++) {
 		const struct nvme_peer_window *w = &pol->windows[i];
@@ -177,11 +177,11 @@ static int np_med_policy(struct nvme_peer_queue *q, struct np_med *m,
 		if (w->addr < NVME_PEER_PRP_BASE + q->data.size &&
 		    w->addr + w->len > NVME_PEER_PRP_BASE)
 			return -EINVAL;
-		m->windows[i].addr = w->addr;
+		m->windows[i].start = w->addr;
 		m->windows[i].len = w->len;
 	}
 	if (q->data.size) {
-		m->windows[i].addr = NVME_PEER_PRP_BASE;
+		m->windows[i].start = NVME_PEER_PRP_BASE;
 		m->windows[i].len = q->data.size;
 	}
 
@@ -190,8 +190,8 @@ static int np_med_policy(struct nvme_peer_queue *q, struct np_med *m,
 	p->ns_size = q->ns_size;
 	p->opcodes[0] = pol->opcodes ? pol->opcodes : NVME_PEER_OPS_READ;
 	p->max_nlb = pol->max_nlb ? pol->max_nlb : limit;
-	if (np_policy_prepare(m->extents, &nr_ext) ||
-	    np_windows_prepare(m->windows, &nr_win))
+	if (np_ranges_prepare(m->extents, &nr_ext) ||
+	    np_ranges_prepare(m->windows, &nr_win))
 		return -EINVAL;
 	p->extents = m->extents;
 	p->nr_extents = nr_ext;
@@ -735,16 +735,16 @@ static ssize_t policy_show(struct kobject *kobj, struct kobj_attribute *a,
 			 p->nsid, p->opcodes[0], p->max_nlb, p->nr_extents);
 	for (i = 0; i < p->nr_extents && len < PAGE_SIZE - 128; i++)
 		len += sysfs_emit_at(buf, len, "lba %llu+%llu\n",
-				     p->extents[i].slba, p->extents[i].nlb);
+				     p->extents[i].start, p->extents[i].len);
 	/*
 	 * The data buffer as the peer names it; a driver's own windows are
 	 * bus or physical addresses, which a 0444 file does not show.
 	 */
 	len += sysfs_emit_at(buf, len, "windows %u\n", p->nr_windows);
 	for (i = 0; i < p->nr_windows && len < PAGE_SIZE - 64; i++) {
-		if (p->windows[i].addr == NVME_PEER_PRP_BASE)
+		if (p->windows[i].start == NVME_PEER_PRP_BASE)
 			len += sysfs_emit_at(buf, len, "window %#llx+%#llx\n",
-					     p->windows[i].addr,
+					     p->windows[i].start,
 					     p->windows[i].len);
 		else
 			len += sysfs_emit_at(buf, len, "window driver+%#llx\n",

@@ -63,25 +63,25 @@ static unsigned long long rnd_below(unsigned long long n)
 }
 
 /* A few windows, as a peer would have: CMB, a RAM BAR, some host memory. */
-static struct np_window windows[] = {
+static struct np_range windows[] = {
 	{ 0x200000000ULL, 4ULL << 20 },
 	{ 0x80000000ULL, 16ULL << 20 },
 	{ 0x100000000ULL, 64ULL << 20 },
 };
 
-static struct np_extent *make_extents(u32 *n)
+static struct np_range *make_extents(u32 *n)
 {
-	struct np_extent *e = calloc(*n, sizeof(*e));
+	struct np_range *e = calloc(*n, sizeof(*e));
 	u64 stride = NS_SIZE / *n;
 	u32 i;
 
-	/* given in reverse to exercise np_policy_prepare() */
+	/* given in reverse to exercise np_ranges_prepare() */
 	for (i = 0; i < *n; i++) {
-		e[*n - 1 - i].slba = i * stride + stride / 8;
-		e[*n - 1 - i].nlb = stride / 2;
+		e[*n - 1 - i].start = i * stride + stride / 8;
+		e[*n - 1 - i].len = stride / 2;
 	}
-	if (np_policy_prepare(e, n)) {
-		fprintf(stderr, "np_policy_prepare failed\n");
+	if (np_ranges_prepare(e, n)) {
+		fprintf(stderr, "np_ranges_prepare failed (extents)\n");
 		exit(1);
 	}
 	return e;
@@ -91,8 +91,8 @@ static void make_policy(struct np_policy *p, u32 nr_ext)
 {
 	u32 nw = ARRAY_SIZE(windows);
 
-	if (np_windows_prepare(windows, &nw)) {
-		fprintf(stderr, "np_windows_prepare failed\n");
+	if (np_ranges_prepare(windows, &nw)) {
+		fprintf(stderr, "np_ranges_prepare failed (windows)\n");
 		exit(1);
 	}
 	memset(p, 0, sizeof(*p));
@@ -115,10 +115,10 @@ static void make_policy(struct np_policy *p, u32 nr_ext)
 /* A page-aligned buffer of @pages pages inside a random window. */
 static u64 pick_buffer(const struct np_policy *p, u32 pages)
 {
-	const struct np_window *w = &p->windows[rnd_below(p->nr_windows)];
+	const struct np_range *w = &p->windows[rnd_below(p->nr_windows)];
 	u64 room = w->len / 4096 - pages;
 
-	return w->addr + rnd_below(room) * 4096;
+	return w->start + rnd_below(room) * 4096;
 }
 
 /* A valid read or write of @bytes starting @off bytes into its first page. */
@@ -126,8 +126,8 @@ static void make_rw(const struct np_policy *p, struct item *it, u8 opc,
 		    u32 bytes, u32 off, __le64 *pool)
 {
 	u32 nlb = bytes >> LBA_SHIFT, pages = (off + bytes + 4095) / 4096, i;
-	const struct np_extent *e = &p->extents[rnd_below(p->nr_extents)];
-	u64 slba = e->slba + rnd_below(e->nlb - nlb + 1);
+	const struct np_range *e = &p->extents[rnd_below(p->nr_extents)];
+	u64 slba = e->start + rnd_below(e->len - nlb + 1);
 	u64 buf = pick_buffer(p, pages) + off;
 	u64 prp2 = 0;
 
@@ -154,7 +154,7 @@ static void make_rw(const struct np_policy *p, struct item *it, u8 opc,
 
 static void make_hostile(const struct np_policy *p, struct item *it)
 {
-	const struct np_extent *e;
+	const struct np_range *e;
 	u32 nlb;
 
 	it->hostile = 1;
@@ -165,7 +165,7 @@ static void make_hostile(const struct np_policy *p, struct item *it)
 	case 1:		/* the last LBAs past the end of an extent */
 		e = &p->extents[rnd_below(p->nr_extents)];
 		nlb = (le32_to_cpu(it->s.dw[12]) & 0xffff) + 1;
-		it->s.qw[5] = cpu_to_le64(e->slba + e->nlb - nlb + 1 +
+		it->s.qw[5] = cpu_to_le64(e->start + e->len - nlb + 1 +
 					  rnd_below(4));
 		break;
 	case 2:		/* Compare, or some vendor opcode */
