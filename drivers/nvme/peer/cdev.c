@@ -148,13 +148,65 @@ static int np_copy_arg(void *dst, size_t ksize, void __user *uarg, u32 *usize)
 	return copy_struct_from_user(dst, ksize, uarg, *usize);
 }
 
+/* Check a RESERVE argument: -EINVAL for what no kernel accepts. */
+static int np_reserve_arg_ok(const struct nvme_peer_reserve *r, u32 usize)
+{
+	if (usize < offsetofend(struct nvme_peer_reserve, data) ||
+	    r->flags & ~NVME_PEER_RESERVE_PEER || r->rsvd || r->rsvd2 ||
+	    r->nr_extents > NVME_PEER_MAX_EXTENTS || r->rsvd3 || r->rsvd4 ||
+	    r->qid > U16_MAX || r->sq > NVME_PEER_PLACE_PEER ||
+	    r->cq > NVME_PEER_PLACE_PEER || r->data > NVME_PEER_PLACE_PEER ||
+	    (!(r->flags & NVME_PEER_RESERVE_PEER) &&
+	     (r->peer_domain || r->peer_bdf)) ||
+	    r->peer_bdf > U16_MAX || r->data_size > NP_MAX_DATA_SIZE)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * The in-kernel parameters of a RESERVE argument; the extents and the
+ * peer device it names are the caller's to free (kvfree(), pci_dev_put()).
+ */
+static int np_reserve_params(struct np_file *f,
+			     const struct nvme_peer_reserve *r,
+			     struct nvme_peer_params *p)
+{
+	struct nvme_peer_extent *ext;
+
+	p->nsid = r->nsid;
+	p->depth = r->depth;
+	p->sq = r->sq;
+	p->cq = r->cq;
+	p->data = r->data;
+	p->data_size = r->data_size;
+	p->revoke = np_file_revoke;
+	p->priv = f;
+	p->mode = r->mode;	/* np_validate_params() checks it and the policy */
+	p->policy.opcodes = r->opcodes;
+	p->policy.max_nlb = r->max_nlb;
+	if (r->nr_extents) {
+		ext = vmemdup_user(u64_to_user_ptr(r->extents),
+				   array_size(r->nr_extents, sizeof(*ext)));
+		if (IS_ERR(ext))
+			return PTR_ERR(ext);
+		p->policy.extents = ext;
+		p->policy.nr_extents = r->nr_extents;
+	}
+	if (r->flags & NVME_PEER_RESERVE_PEER) {
+		p->peer = pci_get_domain_bus_and_slot(r->peer_domain,
+						      r->peer_bdf >> 8,
+						      r->peer_bdf & 0xff);
+		if (!p->peer)
+			return -ENODEV;
+	}
+	return 0;
+}
+
 static int np_ioc_reserve(struct np_file *f, void __user *uarg)
 {
-	struct nvme_peer_extent *ext = NULL;
-	struct nvme_peer_reserve r;
 	struct nvme_peer_params p = { };
+	struct nvme_peer_reserve r;
 	struct nvme_peer_ctrl *pctrl;
-	struct pci_dev *peer = NULL;
 	struct nvme_peer_queue *q;
 	u32 usize;
 	int ret;
@@ -162,76 +214,34 @@ static int np_ioc_reserve(struct np_file *f, void __user *uarg)
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	ret = np_copy_arg(&r, sizeof(r), uarg, &usize);
+	if (!ret)
+		ret = np_reserve_arg_ok(&r, usize);
 	if (ret)
 		return ret;
-	if (usize < offsetofend(struct nvme_peer_reserve, data) ||
-	    r.flags & ~NVME_PEER_RESERVE_PEER || r.rsvd || r.rsvd2 ||
-	    r.nr_extents > NVME_PEER_MAX_EXTENTS || r.rsvd3 || r.rsvd4 ||
-	    r.qid > U16_MAX || r.sq > NVME_PEER_PLACE_PEER ||
-	    r.cq > NVME_PEER_PLACE_PEER || r.data > NVME_PEER_PLACE_PEER ||
-	    (!(r.flags & NVME_PEER_RESERVE_PEER) &&
-	     (r.peer_domain || r.peer_bdf)) ||
-	    r.peer_bdf > U16_MAX || r.data_size > NP_MAX_DATA_SIZE)
-		return -EINVAL;
 	if (f->spent)
 		return -EBUSY;
-
-	p.nsid = r.nsid;
-	p.depth = r.depth;
-	p.sq = r.sq;
-	p.cq = r.cq;
-	p.data = r.data;
-	p.data_size = r.data_size;
-	p.revoke = np_file_revoke;
-	p.priv = f;
-	p.mode = r.mode;	/* np_validate_params() checks it and the policy */
-	p.policy.opcodes = r.opcodes;
-	p.policy.max_nlb = r.max_nlb;
-	if (r.nr_extents) {
-		ext = vmemdup_user(u64_to_user_ptr(r.extents),
-				   array_size(r.nr_extents, sizeof(*ext)));
-		if (IS_ERR(ext))
-			return PTR_ERR(ext);
-		p.policy.extents = ext;
-		p.policy.nr_extents = r.nr_extents;
-	}
-	if (r.flags & NVME_PEER_RESERVE_PEER) {
-		peer = pci_get_domain_bus_and_slot(r.peer_domain,
-						   r.peer_bdf >> 8,
-						   r.peer_bdf & 0xff);
-		if (!peer) {
-			ret = -ENODEV;
-			goto out_free_ext;
-		}
-		p.peer = peer;
-	}
+	ret = np_reserve_params(f, &r, &p);
+	if (ret)
+		goto out_free_params;
 	pctrl = np_ctrl_get_by_instance(r.ctrl);
-	if (!pctrl) {
-		ret = -ENODEV;
-		goto out_put_peer;
-	}
+	ret = -ENODEV;
+	if (!pctrl)
+		goto out_free_params;
 	q = np_reserve(pctrl, &p, NP_OWNER_FILE, r.qid, NULL);
-	if (IS_ERR(q)) {
-		ret = PTR_ERR(q);
-		goto out_put_ctrl;
+	ret = PTR_ERR_OR_ZERO(q);
+	if (ret) {
+		nvme_peer_ctrl_put(pctrl);
+		goto out_free_params;
 	}
 	np_file_set(f, q, pctrl, false);
-	r.qid = q->qid;
-	if (put_user(r.qid, (u32 __user *)(uarg +
+	if (put_user(q->qid, (u32 __user *)(uarg +
 				offsetof(struct nvme_peer_reserve, qid)))) {
 		np_file_drop(f);
 		ret = -EFAULT;
 	}
-	pci_dev_put(peer);
-	kvfree(ext);
-	return ret;
-
-out_put_ctrl:
-	nvme_peer_ctrl_put(pctrl);
-out_put_peer:
-	pci_dev_put(peer);
-out_free_ext:
-	kvfree(ext);
+out_free_params:
+	pci_dev_put(p.peer);
+	kvfree(p.policy.extents);
 	return ret;
 }
 

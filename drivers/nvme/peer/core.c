@@ -3,16 +3,26 @@
  * nvme-peer: hand NVMe I/O queue pairs that nvme-pci holds back
  * (nvme.peer_queues=N) to peer devices, and take them back.
  *
- * Locking:
- *  - np_ctrls_lock (mutex) guards adding and removing controllers;
- *    lookups of np_ctrls run under RCU.
- *  - pctrl->lock (mutex) serialises reserve, release and teardown of one
- *    controller's queues.  Admin commands are sent under it, so the
- *    DOWN and DISABLED events (which may run from the NVMe timeout handler
- *    while an admin command waits) never take it.
- *  - pctrl->state_lock (spinlock) guards the controller's live state, its
- *    qid bitmap, its queue list and every queue's state.  The queue list
- *    changes only with both locks held.
+ * Lock order, outer first (the one table; code asserts with lockdep):
+ *
+ *   np_ctrls_lock         mutex: adding and removing controllers; lookups
+ *                         of np_ctrls run under RCU
+ *   pctrl->forget_lock    mutex: np_ctrl_forget() runs once
+ *   pctrl->lock           mutex: reserve, release, recycle and teardown of
+ *                         one controller's queues; admin commands are sent
+ *                         under it, so the DOWN and DISABLED events (which
+ *                         may run from the NVMe timeout handler while one
+ *                         waits) and the namespace fence never take it
+ *   ctrl->scan_lock       nvme core's, around Identify Namespace only
+ *   np_med_lock           mutex (mediate.c): the poller's whole pass
+ *   pctrl->state_lock     spinlock: live state, generation, qid bitmap,
+ *                         queue list, every queue's state; the queue list
+ *                         changes only with pctrl->lock held too
+ *
+ *   pctrl->cb_sem         rwsem, read while an event calls owners back; a
+ *                         release takes it for write to wait for them; an
+ *                         owner's callback may take its own locks (cdev.c's
+ *                         map_lock) inside it
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -682,16 +692,9 @@ static int np_queue_alloc_mem(struct nvme_peer_queue *q)
  * @prov: who may attach to it through /dev/nvme-peer, or NULL: nobody
  *
  * Return: the reservation, holding one reference for its owner, or an
- * ERR_PTR: -EINVAL/-EOPNOTSUPP (see np_validate_params(); -EINVAL also for
- * @want_qid outside the reserved range), -ENODEV (no such namespace, or the
- * controller is gone), -EAGAIN (the controller is not live: resetting),
- * -ENOSPC (every reserved qid is held), -EBUSY (@want_qid is held), -EXDEV
- * (no peer-to-peer path), -ENOMEM, -EIO (the controller failed a command),
- * -EPERM (direct mode without nvme_peer.allow_direct=1, or asked by a
- * process without CAP_SYS_RAWIO), -EINVAL for a policy that does not fit
- * the namespace, -EOPNOTSUPP for mediated mode on a namespace whose format
- * has metadata; -EAGAIN also while the namespace's format or size changes
- * (the block layer has not revalidated it yet).
+ * ERR_PTR with the errors listed at nvme_peer_reserve() (the one list of
+ * them), plus -EINVAL for @want_qid outside the reserved range and -EBUSY
+ * when @want_qid is held.
  */
 struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 				   const struct nvme_peer_params *p,
@@ -1592,11 +1595,12 @@ EXPORT_SYMBOL_GPL(nvme_peer_ctrl_put);
  * ERR_PTR: -EINVAL for bad parameters or a policy that does not fit the
  * namespace, -EOPNOTSUPP for a placement the controller does not support
  * or mediated mode on a namespace with metadata, -EPERM for direct mode
- * without nvme_peer.allow_direct=1, -ENODEV for a namespace that does not
- * exist or a controller being removed, -EAGAIN while the controller
- * resets, -ENOSPC when every reserved qid is held, -EXDEV when the
- * topology cannot do peer-to-peer, -ENOMEM, -EIO when the controller
- * failed a command.
+ * without nvme_peer.allow_direct=1 (or asked by a process without
+ * CAP_SYS_RAWIO), -ENODEV for a namespace that does not exist or a
+ * controller being removed, -EAGAIN while the controller resets or the
+ * namespace's format changes, -ENOSPC when every reserved qid is held,
+ * -EXDEV when the topology cannot do peer-to-peer, -ENOMEM, -EIO when the
+ * controller failed a command.
  */
 struct nvme_peer_queue *nvme_peer_reserve(struct nvme_peer_ctrl *pctrl,
 					  const struct nvme_peer_params *p)

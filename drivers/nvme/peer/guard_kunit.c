@@ -1083,6 +1083,44 @@ static u64 np_t_nasty(u64 *seed, u64 good)
  * its fields made hostile, under random max_nlb, LBA sizes, opcodes and
  * lists.
  */
+/* Flip up to three things in @s (or its PRP list); the list if still used. */
+static const struct np_prp_list *np_t_mutate(union np_tsqe *s, u64 *seed,
+					     __le64 *ent,
+					     struct np_prp_list *list,
+					     const struct np_prp_list *l)
+{
+	u32 j, k, w;
+
+	for (j = np_t_rnd(seed) % 4; j > 0; j--) {
+		w = np_t_rnd(seed) % 16;
+		switch (np_t_rnd(seed) % 4) {
+		case 0:		/* one bit anywhere */
+			s->dw[w] ^= cpu_to_le32(BIT(np_t_rnd(seed) % 32));
+			break;
+		case 1:		/* SLBA, PRP1 or PRP2 */
+			w = 3 + np_t_rnd(seed) % 3;
+			s->qw[w] = cpu_to_le64(np_t_nasty(seed,
+							  le64_to_cpu(s->qw[w])));
+			break;
+		case 2:		/* NLB */
+			s->dw[12] ^= cpu_to_le32(np_t_rnd(seed) & 0xffff);
+			break;
+		default:	/* the list */
+			if (l && l->nr) {
+				k = np_t_rnd(seed) % l->nr;
+				ent[k] = cpu_to_le64(np_t_nasty(seed,
+								le64_to_cpu(ent[k])));
+			} else if (l) {
+				l = NULL;
+			}
+			if (l && np_t_rnd(seed) % 4 == 0)
+				list->nr = np_t_rnd(seed) % (list->nr + 2);
+			break;
+		}
+	}
+	return l;
+}
+
 static void np_test_random(struct kunit *test)
 {
 	static const enum np_t_kind kinds[] = {
@@ -1095,7 +1133,7 @@ static void np_test_random(struct kunit *test)
 	union np_tsqe s;
 	u64 seed = 0xc0ffee5eedULL, r;
 	__le64 ent[24];
-	u32 i, j, k, w;
+	u32 i, k;
 
 	st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, st);
@@ -1125,33 +1163,7 @@ static void np_test_random(struct kunit *test)
 			np_t_kind_sqe(&s, kinds[k]);
 			l = NULL;
 		}
-		for (j = np_t_rnd(&seed) % 4; j > 0; j--) {
-			w = np_t_rnd(&seed) % 16;
-			switch (np_t_rnd(&seed) % 4) {
-			case 0:		/* one bit anywhere */
-				s.dw[w] ^= cpu_to_le32(BIT(np_t_rnd(&seed) % 32));
-				break;
-			case 1:		/* SLBA, PRP1 or PRP2 */
-				w = 3 + np_t_rnd(&seed) % 3;
-				s.qw[w] = cpu_to_le64(np_t_nasty(&seed,
-								 le64_to_cpu(s.qw[w])));
-				break;
-			case 2:		/* NLB */
-				s.dw[12] ^= cpu_to_le32(np_t_rnd(&seed) & 0xffff);
-				break;
-			default:	/* the list */
-				if (l && l->nr) {
-					k = np_t_rnd(&seed) % l->nr;
-					ent[k] = cpu_to_le64(np_t_nasty(&seed,
-									le64_to_cpu(ent[k])));
-				} else if (l) {
-					l = NULL;
-				}
-				if (l && np_t_rnd(&seed) % 4 == 0)
-					list.nr = np_t_rnd(&seed) % (list.nr + 2);
-				break;
-			}
-		}
+		l = np_t_mutate(&s, &seed, ent, &list, l);
 		np_t_compare(test, p, &s, l, st);
 	}
 	KUNIT_EXPECT_EQ(test, st->bad, 0);
@@ -1226,13 +1238,10 @@ static void np_t_expect(struct kunit *test, const struct np_policy *p,
 }
 
 /* The corners the fast path must hand over rather than get wrong. */
+/* The fast path at the edges of the 64-bit LBA and address spaces. */
 static void np_test_fast_edges(struct kunit *test)
 {
 	static const struct np_range all = { 0, ~0ULL };
-	static const struct np_range all_win = { 0, ~0ULL };
-	static const struct np_range low_win[] = {
-		{ 0, 0x1000 }, { 0x100000, 0x10000 },
-	};
 	struct np_policy *p = np_t_new(test);
 	union np_tsqe s;
 
@@ -1241,7 +1250,7 @@ static void np_test_fast_edges(struct kunit *test)
 	p->extents = &all;
 	p->nr_extents = 1;
 	p->ns_size = ~0ULL;
-	p->windows = &all_win;
+	p->windows = &all;
 	p->nr_windows = 1;
 	np_t_init(test, p);
 	np_t_sqe(&s, NP_OP_READ, ~0ULL - 8, 8, 0x1000, 0);
@@ -1262,8 +1271,17 @@ static void np_test_fast_edges(struct kunit *test)
 	np_t_expect(test, p, &s, WIN, "data wraps past 2^64");
 	np_t_sqe(&s, NP_OP_READ, 0, 8, ~3ULL, 0);
 	np_t_expect(test, p, &s, WIN, "prp1 2^64 - 4");
+}
 
-	/* PRP2 0 is the address of a second page in a window at 0 */
+/* PRP2 0 is the address of a second page in a window at 0. */
+static void np_test_fast_prp2_zero(struct kunit *test)
+{
+	static const struct np_range low_win[] = {
+		{ 0, 0x1000 }, { 0x100000, 0x10000 },
+	};
+	struct np_policy *p = np_t_new(test);
+	union np_tsqe s;
+
 	np_t_policy(p);
 	p->windows = low_win;
 	p->nr_windows = ARRAY_SIZE(low_win);
@@ -1282,6 +1300,13 @@ static void np_test_fast_edges(struct kunit *test)
 	np_t_expect(test, p, &s, OFS, "window end, then 0, unaligned");
 	np_t_sqe(&s, NP_OP_READ, 100, 1, 0xe00, 0);
 	np_t_expect(test, p, &s, OK, "first page at 0");
+}
+
+/* Policies the fast path must leave to the full check. */
+static void np_test_fast_policies(struct kunit *test)
+{
+	struct np_policy *p = np_t_new(test);
+	union np_tsqe s;
 
 	/* max_nlb not a power of two: the fast path takes fewer */
 	np_t_policy(p);
@@ -1629,6 +1654,8 @@ static struct kunit_case np_guard_cases[] = {
 	KUNIT_CASE(np_test_random),
 	KUNIT_CASE(np_test_policy_init),
 	KUNIT_CASE(np_test_fast_edges),
+	KUNIT_CASE(np_test_fast_prp2_zero),
+	KUNIT_CASE(np_test_fast_policies),
 	KUNIT_CASE(np_test_fast_cache),
 	KUNIT_CASE_PARAM(np_test_prepare, np_prep_gen_params),
 	KUNIT_CASE(np_test_prepare_random),

@@ -441,6 +441,7 @@ int np_sysfs_ctrl_add(struct nvme_peer_ctrl *pctrl)
  */
 void np_sysfs_ctrl_del(struct nvme_peer_ctrl *pctrl)
 {
+	lockdep_assert_not_held(&pctrl->lock);
 	if (!pctrl->kobj)
 		return;
 	kobject_del(pctrl->kobj);
