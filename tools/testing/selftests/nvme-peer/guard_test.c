@@ -25,7 +25,6 @@
 #include "nvme-peer/nvme_peer_queue.h"
 #include "kselftest_harness.h"
 
-#define PEER "/sys/class/nvme/nvme0/peer"
 #define G 0x50000ULL		/* the extents: [G, G+64) and [G+128, G+192) */
 #define DATA_SIZE (8 * 4096)
 #define LIST_PAGE 7		/* the PRP list of the 16 KiB read lives here */
@@ -125,13 +124,6 @@ static void np_print_trace(int qid)
 	}
 }
 
-static int np_query(int fd, struct nvme_peer_info *info)
-{
-	memset(info, 0, sizeof(*info));
-	info->size = sizeof(*info);
-	return ioctl(fd, NVME_PEER_IOC_QUERY, info) ? -errno : 0;
-}
-
 /* A reservation as its process sees it: the info and the four mappings. */
 struct np_gq {
 	struct nvme_peer_info info;
@@ -188,22 +180,25 @@ FIXTURE_SETUP(guard)
 		.mode = NVME_PEER_MODE_MEDIATED,	/* opcodes 0: Read only */
 		.nr_extents = ARRAY_SIZE(ext), .extents = (uintptr_t)ext,
 	};
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	self->disk = np_aligned(192 * 512);
 	ASSERT_NE(NULL, self->disk);
 	np_fill(self->disk, 192 * 512, 0x6a7d);
-	ASSERT_EQ(0, np_blk_io("/dev/nvme0n1", 1, G * 512, self->disk,
+	ASSERT_EQ(0, np_blk_io(np_bdev(), 1, G * 512, self->disk,
 			       192 * 512));
-
 	self->fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, ioctl(self->fd, NVME_PEER_IOC_RESERVE, &r));
 	self->qid = r.qid;
 	ASSERT_EQ(0, np_gq_map(self->fd, &self->g));
-	snprintf(self->dir, sizeof(self->dir), PEER "/q%d", self->qid);
+	snprintf(self->dir, sizeof(self->dir), "%s/q%d", np_peer(), self->qid);
 }
 
 FIXTURE_TEARDOWN(guard)
 {
+	if (self->fd <= 0)
+		return;		/* skipped: nothing was set up */
 	np_gq_unmap(&self->g);
 	close(self->fd);
 	free(self->disk);
@@ -275,6 +270,8 @@ TEST_F(guard, policy_mode_and_guarantee_in_sysfs)
 {
 	char path[160], buf[4096], want[80];
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	EXPECT_EQ(NVME_PEER_MODE_MEDIATED, self->g.info.mode);
 	EXPECT_TRUE(self->g.info.flags & NVME_PEER_INFO_MEDIATED);
 	EXPECT_EQ(NVME_PEER_GUARANTEE_CPU, self->g.info.guarantee);
@@ -313,9 +310,11 @@ TEST(extents_are_sorted_and_merged)
 	int fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
 	char path[160], buf[4096];
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ioctl(fd, NVME_PEER_IOC_RESERVE, &r));
-	snprintf(path, sizeof(path), PEER "/q%d/policy", r.qid);
+	snprintf(path, sizeof(path), "%s/q%d/policy", np_peer(), r.qid);
 	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
 	EXPECT_NE(NULL, strstr(buf, "extents 2\nlba 0+9\nlba 100+14\n"))
 		TH_LOG("policy:\n%s", buf);
@@ -333,6 +332,8 @@ TEST(bad_policies_are_refused)
 	};
 	int fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &r));
 	EXPECT_EQ(EINVAL, errno);	/* past the namespace's end */
@@ -361,6 +362,8 @@ TEST_F(guard, hostile_mix_one_by_one)
 	int n, good = 0, bad = 0;
 	char path[160], buf[256], want[256];
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	ASSERT_LE(0, fwd0);
 	for (n = 0; n < ARRAY_SIZE(np_cmds); n++) {
 		const struct np_gcmd *g = &np_cmds[n];
@@ -406,6 +409,8 @@ TEST_F(guard, hostile_mix_in_one_batch)
 	int n, seen = 0, good = 0, k;
 	long long fwd0 = np_stat(self->dir, "forwarded");
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	ASSERT_LT(ARRAY_SIZE(np_cmds), 64);
 	memset(self->g.data, 0xee, DATA_SIZE);
 	for (n = 0; n < ARRAY_SIZE(np_cmds); n++) {
@@ -449,6 +454,8 @@ TEST_F(guard, random_commands_all_complete)
 	unsigned int seed = 20261204, round, n, k, total = 0, bad = 0;
 	unsigned char seen[64];
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	TH_LOG("seed %u", seed);
 	for (round = 0; round < 40; round++) {
 		memset(seen, 0, sizeof(seen));
@@ -502,6 +509,8 @@ TEST_F(guard, bad_doorbells_are_counted_and_ignored)
 	struct npq_sqe e;
 	struct npq_cqe c;
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	memset(self->g.data, 0xee, DATA_SIZE);
 	*sq_db = 64 + 5;
 	usleep(200000);
@@ -551,6 +560,8 @@ TEST(dsm_ranges_are_checked)
 	int fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC), i, k;
 	struct np_gq g;
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ioctl(fd, NVME_PEER_IOC_RESERVE, &r));
 	ASSERT_EQ(0, np_gq_map(fd, &g));
@@ -595,7 +606,7 @@ TEST(dsm_ranges_are_checked)
  */
 TEST(sysfs_policy_is_enforced)
 {
-	int qid = np_read_num(PEER "/first_qid") + 1, fd, k;
+	int qid = np_peer_num("first_qid") + 1, fd, k;
 	struct nvme_peer_attach a = { .size = sizeof(a), .qid = qid };
 	static const struct {
 		int opc;
@@ -614,21 +625,23 @@ TEST(sysfs_policy_is_enforced)
 	char path[160], buf[4096];
 	struct np_gq g;
 
-	np_write(PEER "/delete", "%d", qid);
-	ASSERT_EQ(0, np_write(PEER "/create",
-			      "nsid=1 data=host data_size=8192 ops=write,read max_nlb=8 lba=%llu+8 lba=%llu+8 qid=%d uid=0",
-			      G + 520, G + 512, qid));
-	snprintf(path, sizeof(path), PEER "/q%d/policy", qid);
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
+	np_peer_write("delete", "%d", qid);
+	ASSERT_EQ(0, np_peer_write("create",
+				   "nsid=1 data=host data_size=8192 ops=write,read max_nlb=8 lba=%llu+8 lba=%llu+8 qid=%d uid=0",
+				   G + 520, G + 512, qid));
+	snprintf(path, sizeof(path), "%s/q%d/policy", np_peer(), qid);
 	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
 	EXPECT_NE(NULL, strstr(buf, "opcodes 0x6\nmax_nlb 8\nextents 1\nlba 328192+16\n"))
 		TH_LOG("policy:\n%s", buf);
 	/* a policy means nothing to a direct queue: refused */
-	EXPECT_EQ(-EINVAL, np_write(PEER "/create",
-				    "nsid=1 mode=direct ops=read qid=%d", qid + 1));
-	EXPECT_EQ(-EINVAL, np_write(PEER "/create", "nsid=1 lba=%llu+0 qid=%d",
-				    G, qid + 1));
-	EXPECT_EQ(-EINVAL, np_write(PEER "/create", "nsid=1 ops=read,format qid=%d",
-				    qid + 1));
+	EXPECT_EQ(-EINVAL, np_peer_write("create",
+					 "nsid=1 mode=direct ops=read qid=%d", qid + 1));
+	EXPECT_EQ(-EINVAL, np_peer_write("create", "nsid=1 lba=%llu+0 qid=%d",
+					 G, qid + 1));
+	EXPECT_EQ(-EINVAL, np_peer_write("create", "nsid=1 ops=read,format qid=%d",
+					 qid + 1));
 
 	fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);
@@ -653,7 +666,7 @@ TEST(sysfs_policy_is_enforced)
 	}
 	np_gq_unmap(&g);
 	close(fd);
-	np_write(PEER "/delete", "%d", qid);
+	np_peer_write("delete", "%d", qid);
 }
 
 /*
@@ -666,11 +679,13 @@ TEST(kernel_api_policy_is_enforced)
 	long long code;
 	int qid = -1;
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	ASSERT_EQ(0, np_sys("modprobe np-client"));
 	np_write(NP_DBG_CLIENT "/release", "all");
 	ASSERT_EQ(0, np_write(NP_DBG_CLIENT "/reserve",
-			      "nvme0 1 64 %s %s %s 8192 cpu mediated r %llu+8",
-			      "host", "host", "host", G + 1024));
+			      "%s 1 64 %s %s %s 8192 cpu mediated r %llu+8",
+			      np_ctrl(), "host", "host", "host", G + 1024));
 	ASSERT_EQ(0, np_read(NP_DBG_CLIENT "/status", buf, sizeof(buf)));
 	line = strstr(buf, "qid=");
 	ASSERT_NE(NULL, line);
@@ -684,13 +699,13 @@ TEST(kernel_api_policy_is_enforced)
 				 G + 1024));
 	code = np_read_num(NP_DBG_CLIENT "/status_code");
 	EXPECT_EQ(DNR | 0x01, code);
-	snprintf(buf, sizeof(buf), PEER "/q%d/stats", qid);
+	snprintf(buf, sizeof(buf), "%s/q%d/stats", np_peer(), qid);
 	EXPECT_EQ(0, np_sys("grep -q '^rejected 2$' %s", buf));
 	EXPECT_EQ(0, np_sys("grep -q '^forwarded 1$' %s", buf));
 	/* an empty LBA range is refused through the API as well */
 	EXPECT_EQ(-EINVAL, np_write(NP_DBG_CLIENT "/reserve",
-				    "nvme0 1 64 %s %s %s 8192 cpu mediated r %llu+0",
-				    "host", "host", "host", G));
+				    "%s 1 64 %s %s %s 8192 cpu mediated r %llu+0",
+				    np_ctrl(), "host", "host", "host", G));
 	np_write(NP_DBG_CLIENT "/release", "all");
 }
 
@@ -755,6 +770,8 @@ TEST_F(guard, idle_poller_backs_off)
 	long long t0, t1, w0, w1;
 	int pid = np_med_pid();
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	ASSERT_LT(0, pid);
 	ASSERT_LT(0, max_us);
 	usleep(500000);	/* past mediate_spin_us and the back-off */
@@ -784,8 +801,10 @@ TEST(no_mediated_queue_no_poller)
 	long long t0, t1, w0, w1;
 	int pid = np_med_pid();
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	ASSERT_LT(0, pid);
-	if (np_sys("ls -d " PEER "/q* >/dev/null 2>&1") == 0)
+	if (np_sys("ls -d %s/q* >/dev/null 2>&1", np_peer()) == 0)
 		SKIP(return, "reservations left by another test");
 	usleep(200000);
 	ASSERT_EQ(0, np_med_usage(pid, &t0, &w0));
@@ -830,11 +849,11 @@ static int np_peer_queue(int qid, const char *peer, char *buf, size_t len)
 {
 	char path[160];
 
-	np_write(PEER "/delete", "%d", qid);
-	if (np_write(PEER "/create", "nsid=1 sq=host cq=host peer=%s qid=%d",
-		     peer, qid))
+	np_peer_write("delete", "%d", qid);
+	if (np_peer_write("create", "nsid=1 sq=host cq=host peer=%s qid=%d",
+			  peer, qid))
 		return -1;
-	snprintf(path, sizeof(path), PEER "/q%d/guarantee", qid);
+	snprintf(path, sizeof(path), "%s/q%d/guarantee", np_peer(), qid);
 	return np_read(path, buf, len);
 }
 
@@ -843,11 +862,13 @@ TEST(hostile_device_and_the_hardware_doorbell)
 	const char *edu = np_edu_pci(), *nvme = np_nvme_pci(0);
 	const char *edu2 = np_find_pci(0x1234, 0x11e8, 1);
 	int iommu = !strcmp(np_topology(), "iommu");
-	int first = np_read_num(PEER "/first_qid");
-	int qid = first + np_read_num(PEER "/nr_qids") - 1;
+	int first = np_peer_num("first_qid");
+	int qid = first + np_peer_num("nr_qids") - 1;
 	unsigned long long sq, sdb, hdb;
 	char path[160], buf[64];
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	ASSERT_NE(NULL, edu);
 	ASSERT_NE(NULL, nvme);
 	if (!strcmp(np_topology(), "rootports"))
@@ -865,9 +886,9 @@ TEST(hostile_device_and_the_hardware_doorbell)
 	/* qid: the last one, which no other test in this boot rings */
 	ASSERT_EQ(0, np_peer_queue(qid, edu, buf, sizeof(buf)));
 	EXPECT_STREQ(iommu ? "iommu-switch" : "none", buf);
-	snprintf(path, sizeof(path), PEER "/q%d/sq_addr", qid);
+	snprintf(path, sizeof(path), "%s/q%d/sq_addr", np_peer(), qid);
 	sq = np_read_num(path);
-	snprintf(path, sizeof(path), PEER "/q%d/sq_doorbell", qid);
+	snprintf(path, sizeof(path), "%s/q%d/sq_doorbell", np_peer(), qid);
 	sdb = np_read_num(path);
 	hdb = np_bar0(nvme) + 0x1000 + 8 * qid;
 	ASSERT_NE(0, sq);
@@ -890,7 +911,7 @@ TEST(hostile_device_and_the_hardware_doorbell)
 		printf("# np-trace-absent: pci_nvme_mmio_doorbell_sq sqid %d new_tail\n",
 		       qid);
 	}
-	np_write(PEER "/delete", "%d", qid);
+	np_peer_write("delete", "%d", qid);
 }
 
 /* Format NVM of namespace 1 to LBA format @lbaf; the LBA size then in @lbs. */
@@ -900,7 +921,7 @@ static int np_format(int lbaf, int lbs)
 		.opcode = 0x80, .nsid = 1, .cdw10 = lbaf, .timeout_ms = 60000,
 	};
 	char want[16];
-	int fd = open("/dev/nvme0", O_RDWR), ret;
+	int fd = open(np_cdev(), O_RDWR), ret;
 
 	if (fd < 0)
 		return -errno;
@@ -910,8 +931,8 @@ static int np_format(int lbaf, int lbs)
 		return ret < 0 ? -errno : -EIO;
 	/* the block layer revalidates the namespace afterwards */
 	snprintf(want, sizeof(want), "%d", lbs);
-	return np_wait_for("/sys/block/nvme0n1/queue/logical_block_size", want,
-			   30);
+	return np_wait_for(np_ctrl_path("/sys/block/%sn1/queue/logical_block_size"),
+			   want, 30);
 }
 
 /* RESERVE a mediated read-only queue with a 2-page buffer; retries -EAGAIN. */
@@ -952,6 +973,8 @@ TEST(format_revokes_mediated_queues)
 	int fd, fd2, qid;
 	__u64 fwd;
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	if (strcmp(np_topology(), "switch"))
 		SKIP(return, "formats namespace 1: once, in the switch boot");
 	ASSERT_NE(NULL, disk);
@@ -978,7 +1001,7 @@ TEST(format_revokes_mediated_queues)
 	ASSERT_LT(0, qid);
 	ASSERT_EQ(0, np_gq_map(fd2, &g2));
 	EXPECT_EQ(12, g2.info.lba_shift);
-	snprintf(path, sizeof(path), PEER "/q%d", qid);
+	snprintf(path, sizeof(path), "%s/q%d", np_peer(), qid);
 	fwd = np_stat(path, "forwarded");
 	npq_sqe_rw(&e, NPQ_OPC_READ, 1, G / 8 + 9, 4, g2.info.data_ctrl_addr,
 		   g2.info.data_ctrl_addr + 4096);
@@ -993,7 +1016,7 @@ TEST(format_revokes_mediated_queues)
 	npq_ring_sq(&g2.q);
 	EXPECT_EQ(0, np_wait(&g2.q, &c));		/* 8 KiB: yes */
 	EXPECT_EQ(fwd + 1, np_stat(path, "forwarded"));
-	ASSERT_EQ(0, np_blk_io("/dev/nvme0n1", 0, (G / 8 + 10) * 4096ULL, disk,
+	ASSERT_EQ(0, np_blk_io(np_bdev(), 0, (G / 8 + 10) * 4096ULL, disk,
 			       8192));
 	EXPECT_EQ(0, memcmp(disk, g2.data, 8192));
 	np_gq_unmap(&g2);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -160,6 +161,74 @@ static inline const char *np_ctrl_of(const char *pci)
 	closedir(dir);
 	return name;
 }
+
+/*
+ * The controller the tests use, found once: the first NVMe controller's
+ * name ("nvme0"), or "" when there is none (tests then SKIP).
+ */
+static inline const char *np_ctrl(void)
+{
+	static char name[32];
+	const char *pci = name[0] ? NULL : np_nvme_pci(0);
+
+	if (pci)
+		snprintf(name, sizeof(name), "%s", np_ctrl_of(pci));
+	return name;
+}
+
+/* A path under the controller: np_ctrl_path("%s/peer/free") and so on. */
+static inline const char *np_ctrl_path(const char *fmt)
+{
+	static char path[4][256];
+	static int n;
+	char *buf = path[n++ % 4];
+
+	snprintf(buf, sizeof(path[0]), fmt, np_ctrl());
+	return buf;
+}
+
+/* Its peer/ directory, block device and character device. */
+#define np_peer()	np_ctrl_path("/sys/class/nvme/%s/peer")
+#define np_bdev()	np_ctrl_path("/dev/%sn1")
+#define np_cdev()	np_ctrl_path("/dev/%s")
+
+/* Write or read a file of peer/ ("create", "q5/policy", ...). */
+#define np_peer_write(file, ...) \
+	np_write(np_peer_file(file), __VA_ARGS__)
+#define np_peer_num(file)	np_read_num(np_peer_file(file))
+
+static inline const char *np_peer_file(const char *file)
+{
+	static char path[4][300];
+	static int n;
+	char *buf = path[n++ % 4];
+
+	snprintf(buf, sizeof(path[0]), "%s/%s", np_peer(), file);
+	return buf;
+}
+
+/*
+ * Why a test that needs nvme-peer and its controller cannot run here, or
+ * NULL: tests SKIP with this reason.
+ */
+static inline const char *np_missing(void)
+{
+	if (access("/dev/nvme-peer", F_OK))
+		return "nvme-peer is not loaded";
+	if (!np_ctrl()[0] || access(np_peer(), F_OK))
+		return "no controller with peer queues";
+	return NULL;
+}
+
+#ifdef _UAPI_LINUX_NVME_PEER_H
+/* NVME_PEER_IOC_QUERY into @info; 0 or -errno. */
+static inline int np_query(int fd, struct nvme_peer_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	return ioctl(fd, NVME_PEER_IOC_QUERY, info) ? -errno : 0;
+}
+#endif
 
 /* Wait up to @secs for @path to read @want. */
 static inline int np_wait_for(const char *path, const char *want, int secs)

@@ -78,9 +78,9 @@ TEST(block_device_4k_rw)
 	ASSERT_NE(NULL, w);
 	ASSERT_NE(NULL, r);
 	np_fill(w, 4096, 42);
-	ASSERT_EQ(0, np_blk_io("/dev/nvme0n1", 1, 1 << 20, w, 4096));
+	ASSERT_EQ(0, np_blk_io(np_bdev(), 1, 1 << 20, w, 4096));
 	memset(r, 0, 4096);
-	ASSERT_EQ(0, np_blk_io("/dev/nvme0n1", 0, 1 << 20, r, 4096));
+	ASSERT_EQ(0, np_blk_io(np_bdev(), 0, 1 << 20, r, 4096));
 	EXPECT_EQ(0, memcmp(w, r, 4096));
 	free(w);
 	free(r);

@@ -21,8 +21,6 @@
 #include "nvme-peer/nvme_peer_queue.h"
 #include "kselftest_harness.h"
 
-#define PEER "/sys/class/nvme/nvme0/peer"
-
 static int np_open(void)
 {
 	return open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
@@ -42,13 +40,6 @@ static int np_reserve(int fd, int sq, int cq, int data, __u64 data_size)
 	return r.qid;
 }
 
-static int np_query(int fd, struct nvme_peer_info *info)
-{
-	memset(info, 0, sizeof(*info));
-	info->size = sizeof(*info);
-	return ioctl(fd, NVME_PEER_IOC_QUERY, info) ? -errno : 0;
-}
-
 static int np_attach(int fd, int qid)
 {
 	struct nvme_peer_attach a = { .size = sizeof(a), .qid = qid };
@@ -58,16 +49,16 @@ static int np_attach(int fd, int qid)
 
 static long long np_free(void)
 {
-	return np_read_num(PEER "/free");
+	return np_peer_num("free");
 }
 
 static void np_clean_sysfs(void)
 {
-	int q, first = np_read_num(PEER "/first_qid");
-	int nr = np_read_num(PEER "/nr_qids");
+	int q, first = np_peer_num("first_qid");
+	int nr = np_peer_num("nr_qids");
 
 	for (q = first; q < first + nr; q++)
-		np_write(PEER "/delete", "%d", q);
+		np_peer_write("delete", "%d", q);
 }
 
 /* Run @fn as uid/gid 1000 in a child; its exit code, or -1. */
@@ -90,15 +81,17 @@ TEST(reserve_query_release)
 {
 	struct nvme_peer_info info;
 	char path[128], buf[64];
-	int fd = np_open(), qid, nr = np_read_num(PEER "/nr_qids");
+	int fd = np_open(), qid, nr = np_peer_num("nr_qids");
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(-ENXIO, np_query(fd, &info));
 	qid = np_reserve(fd, NVME_PEER_PLACE_HOST, NVME_PEER_PLACE_HOST,
 			 NVME_PEER_PLACE_HOST, 8192);
 	ASSERT_LT(0, qid);
 	EXPECT_EQ(nr - 1, np_free());
-	snprintf(path, sizeof(path), PEER "/q%d/owner", qid);
+	snprintf(path, sizeof(path), "%s/q%d/owner", np_peer(), qid);
 	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
 	EXPECT_STREQ("process", buf);
 
@@ -145,8 +138,10 @@ TEST(released_file_is_spent)
 {
 	struct nvme_peer_info info;
 	struct pollfd pfd;
-	int fd = np_open(), qid, nr = np_read_num(PEER "/nr_qids");
+	int fd = np_open(), qid, nr = np_peer_num("nr_qids");
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	ASSERT_LE(0, fd);
 	qid = np_reserve(fd, NVME_PEER_PLACE_HOST, NVME_PEER_PLACE_HOST,
 			 NVME_PEER_PLACE_HOST, 4096);
@@ -187,6 +182,8 @@ TEST(direct_mode_is_opt_in)
 	struct nvme_peer_info info;
 	int fd = np_open(), qid;
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	ASSERT_LE(0, fd);
 	/* a policy means nothing to a direct queue: refused, not ignored */
 	EXPECT_EQ(-EINVAL, np_reserve_mode(fd, NVME_PEER_MODE_DIRECT,
@@ -215,6 +212,8 @@ TEST(struct_size_rules)
 	struct nvme_peer_info info;
 	int fd = np_open();
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	ASSERT_LE(0, fd);
 	big.r = (struct nvme_peer_reserve){ .size = 8, .nsid = 1, .depth = 64,
 					    .sq = 1, .cq = 1 };
@@ -258,7 +257,7 @@ TEST(struct_size_rules)
 	EXPECT_EQ(-1, ioctl(fd, _IO('N', 0x9f), 0));
 	EXPECT_EQ(ENOTTY, errno);
 	close(fd);
-	EXPECT_EQ(np_read_num(PEER "/nr_qids"), np_free());
+	EXPECT_EQ(np_peer_num("nr_qids"), np_free());
 }
 
 static int np_user_checks(void *arg)
@@ -303,23 +302,25 @@ static int np_user_checks(void *arg)
 
 TEST(unprivileged_attach_only_where_provisioned)
 {
-	int first = np_read_num(PEER "/first_qid"), fd, rc;
+	int first = np_peer_num("first_qid"), fd, rc;
 	char path[128], buf[16];
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	np_clean_sysfs();
-	ASSERT_EQ(0, np_write(PEER "/create", "nsid=1 data=host data_size=4096 qid=%d uid=1000",
-			      first));
-	ASSERT_EQ(0, np_write(PEER "/create", "nsid=1 qid=%d uid=2000", first + 1));
-	ASSERT_EQ(0, np_write(PEER "/create", "nsid=1 qid=%d", first + 2));
-	ASSERT_EQ(0, np_write(PEER "/create", "nsid=1 mode=direct qid=%d uid=1000",
-			      first + 3));
+	ASSERT_EQ(0, np_peer_write("create", "nsid=1 data=host data_size=4096 qid=%d uid=1000",
+				   first));
+	ASSERT_EQ(0, np_peer_write("create", "nsid=1 qid=%d uid=2000", first + 1));
+	ASSERT_EQ(0, np_peer_write("create", "nsid=1 qid=%d", first + 2));
+	ASSERT_EQ(0, np_peer_write("create", "nsid=1 mode=direct qid=%d uid=1000",
+				   first + 3));
 	rc = np_as_user(np_user_checks, &first);
 	EXPECT_EQ(0, rc);
 	/* the user's exit detached it; it stays provisioned */
-	snprintf(path, sizeof(path), PEER "/q%d/attached", first);
+	snprintf(path, sizeof(path), "%s/q%d/attached", np_peer(), first);
 	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
 	EXPECT_STREQ("0", buf);
-	snprintf(path, sizeof(path), PEER "/q%d/state", first);
+	snprintf(path, sizeof(path), "%s/q%d/state", np_peer(), first);
 	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
 	EXPECT_STREQ("active", buf);
 	/* root may attach anything provisioned, not admin-only ones */
@@ -336,6 +337,8 @@ TEST(mmap_rules)
 	int fd = np_open();
 	void *p;
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	ASSERT_LE(0, fd);
 	ASSERT_LT(0, np_reserve(fd, 1, 1, 1, 8192));
 	ASSERT_EQ(0, np_query(fd, &info));
@@ -466,6 +469,8 @@ FIXTURE_SETUP(mio)
 		.data_size = 8192, .mode = variant->mode,
 	};
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	if (variant->mode == NVME_PEER_MODE_MEDIATED)
 		r.opcodes = NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE;
 	self->fd = np_open();
@@ -479,7 +484,8 @@ FIXTURE_SETUP(mio)
 
 FIXTURE_TEARDOWN(mio)
 {
-	close(self->fd);
+	if (self->fd > 0)
+		close(self->fd);
 }
 
 TEST_F(mio, io_through_mmapped_queues)
@@ -487,6 +493,8 @@ TEST_F(mio, io_through_mmapped_queues)
 	unsigned char *blk = np_aligned(8192);
 	int i;
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	ASSERT_NE(NULL, blk);
 	/* more commands than the queue is deep: the tail and phase wrap */
 	for (i = 0; i < 152; i++) {
@@ -495,13 +503,13 @@ TEST_F(mio, io_through_mmapped_queues)
 				    16)) TH_LOG("write %d", i);
 	}
 	for (i = 0; i < 8; i++) {
-		ASSERT_EQ(0, np_blk_io("/dev/nvme0n1", 0, (6000 + 16 * i) * 512,
+		ASSERT_EQ(0, np_blk_io(np_bdev(), 0, (6000 + 16 * i) * 512,
 				       blk, 8192));
 		np_fill(self->m.data, 8192, 144 + i);
 		EXPECT_EQ(0, memcmp(blk, self->m.data, 8192)) TH_LOG("lba block %d", i);
 	}
 	np_fill(blk, 4096, 4242);
-	ASSERT_EQ(0, np_blk_io("/dev/nvme0n1", 1, 9000 * 512, blk, 4096));
+	ASSERT_EQ(0, np_blk_io(np_bdev(), 1, 9000 * 512, blk, 4096));
 	ASSERT_EQ(0, np_cmd(self->fd, &self->m, 0x02, 9000, 8));
 	EXPECT_EQ(0, memcmp(blk, self->m.data, 4096));
 	/*
@@ -537,12 +545,14 @@ static int np_user_io(void *arg)
 
 TEST(unprivileged_io_with_ring_ioctl_and_recycle)
 {
-	int first = np_read_num(PEER "/first_qid");
+	int first = np_peer_num("first_qid");
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	np_clean_sysfs();
-	ASSERT_EQ(0, np_write(PEER "/create",
-			      "nsid=1 data=host data_size=4096 ops=read,write qid=%d uid=1000",
-			      first));
+	ASSERT_EQ(0, np_peer_write("create",
+				   "nsid=1 data=host data_size=4096 ops=read,write qid=%d uid=1000",
+				   first));
 	EXPECT_EQ(0, np_as_user(np_user_io, &first));
 	/* a second process gets the recycled queue: it works from slot 0 */
 	EXPECT_EQ(0, np_as_user(np_user_io, &first));
@@ -566,6 +576,8 @@ TEST(revocation_reaches_a_polling_process)
 	struct np_map m;
 	int fd = np_open();
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	ASSERT_LE(0, fd);
 	ASSERT_LT(0, np_reserve(fd, NVME_PEER_PLACE_CMB, NVME_PEER_PLACE_HOST,
 				NVME_PEER_PLACE_HOST, 4096));
@@ -574,7 +586,7 @@ TEST(revocation_reaches_a_polling_process)
 	pfd = (struct pollfd){ .fd = fd, .events = POLLPRI };
 	EXPECT_EQ(0, poll(&pfd, 1, 0));
 
-	ASSERT_EQ(0, np_write("/sys/class/nvme/nvme0/reset_controller", "1"));
+	ASSERT_EQ(0, np_write(np_ctrl_path("/sys/class/nvme/%s/reset_controller"), "1"));
 	pfd.revents = 0;
 	ASSERT_EQ(1, poll(&pfd, 1, 10000));
 	EXPECT_TRUE(pfd.revents & POLLERR);
@@ -601,15 +613,17 @@ TEST(revocation_reaches_a_polling_process)
 	EXPECT_EQ(ENXIO, errno);
 	np_unmap_all(&m);
 	close(fd);
-	ASSERT_EQ(0, np_wait_for(PEER "/live", "1", 30));
-	EXPECT_EQ(np_read_num(PEER "/nr_qids"), np_free());
+	ASSERT_EQ(0, np_wait_for(np_peer_file("live"), "1", 30));
+	EXPECT_EQ(np_peer_num("nr_qids"), np_free());
 }
 
 TEST(close_kill_and_fork_release_the_qid)
 {
-	int nr = np_read_num(PEER "/nr_qids"), fd, st;
+	int nr = np_peer_num("nr_qids"), fd, st;
 	pid_t pid;
 
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
 	/* kill -9 with a mapped, reserved queue */
 	pid = fork();
 	ASSERT_LE(0, pid);
