@@ -132,7 +132,7 @@ static void np_wait_callbacks(struct nvme_peer_ctrl *pctrl)
  * when creation completes on a reservation revoked meanwhile; -EINVAL for
  * an event that cannot happen in @state.
  */
-int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify)
+static int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify)
 {
 	*notify = false;
 	switch (*state) {
@@ -162,7 +162,6 @@ int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify)
 		return -EINVAL;
 	}
 }
-EXPORT_SYMBOL_IF_KUNIT(np_qstate_next);
 
 /**
  * np_validate_params() - check reservation parameters against a controller
@@ -182,7 +181,7 @@ EXPORT_SYMBOL_IF_KUNIT(np_qstate_next);
  * controller cannot do it (CMB placement without a CMB or without the CMBSZ
  * support bit for that use).
  */
-int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cmbsz)
+static int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cmbsz)
 {
 	const enum nvme_peer_placement all[] = { p->sq, p->cq, p->data };
 	int i;
@@ -226,7 +225,6 @@ int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cmbsz)
 		return -EOPNOTSUPP;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(np_validate_params);
 
 /**
  * np_qid_alloc() - take a free qid in a range
@@ -238,8 +236,8 @@ EXPORT_SYMBOL_IF_KUNIT(np_validate_params);
  * Return: the qid; -ENOSPC when all are held; -EINVAL when @want is outside
  * the range; -EBUSY when @want is held.
  */
-int np_qid_alloc(unsigned long *map, unsigned int first, unsigned int nr,
-		 unsigned int want)
+static int np_qid_alloc(unsigned long *map, unsigned int first,
+			unsigned int nr, unsigned int want)
 {
 	unsigned long end = (unsigned long)first + nr, qid;
 
@@ -256,18 +254,16 @@ int np_qid_alloc(unsigned long *map, unsigned int first, unsigned int nr,
 	__set_bit(qid, map);
 	return qid;
 }
-EXPORT_SYMBOL_IF_KUNIT(np_qid_alloc);
 
 /**
  * np_qid_free() - give a qid back
  * @map: held qids
  * @qid: a qid np_qid_alloc() returned
  */
-void np_qid_free(unsigned long *map, unsigned int qid)
+static void np_qid_free(unsigned long *map, unsigned int qid)
 {
 	WARN_ON_ONCE(!__test_and_clear_bit(qid, map));
 }
-EXPORT_SYMBOL_IF_KUNIT(np_qid_free);
 
 /* Whether the controller may still run @q's hardware queues. */
 static bool np_hw_gone(struct nvme_peer_queue *q)
@@ -1763,3 +1759,7 @@ module_exit(nvme_peer_exit);
 MODULE_DESCRIPTION("NVMe I/O queue pairs for peer devices");
 MODULE_LICENSE("GPL");
 MODULE_IMPORT_NS(NVME_TARGET_PASSTHRU);
+
+#if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
+#include "core_kunit.c"
+#endif

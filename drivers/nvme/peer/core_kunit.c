@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of core.c's pure parts: the reservation state machine,
- * parameter validation and the qid allocator.
+ * KUnit suite nvme_peer_core: core.c's pure parts, the reservation state
+ * machine, parameter validation and the qid allocator. Included at the end
+ * of core.c (the KUnit #include pattern), so it tests static functions; it
+ * runs when nvme-peer loads.
  */
 #include <kunit/test.h>
 #include <linux/bitmap.h>
 #include <linux/nvme.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
-
-#include "nvme-peer.h"
 
 /* ---- state machine -------------------------------------------------------- */
 
@@ -287,7 +287,3 @@ static struct kunit_suite nvme_peer_core_suite = {
 };
 
 kunit_test_suite(nvme_peer_core_suite);
-
-MODULE_DESCRIPTION("KUnit tests for nvme-peer");
-MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

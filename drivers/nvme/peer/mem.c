@@ -208,7 +208,6 @@ void np_db_region(const struct nvme_pci_peer_info *info, u16 qid,
 		    np_db_off(info, qid, false);
 	r->size = PAGE_ALIGN(r->cq_off + sizeof(u32));
 }
-EXPORT_SYMBOL_IF_KUNIT(np_db_region);
 
 /**
  * np_doorbells_map() - the doorbell addresses as the peer sees them
@@ -339,3 +338,7 @@ enum nvme_peer_guarantee np_guarantee(struct nvme_peer_queue *q)
 		return NVME_PEER_GUARANTEE_IOMMU_SWITCH;
 	return NVME_PEER_GUARANTEE_IOMMU;
 }
+
+#if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
+#include "mem_kunit.c"
+#endif

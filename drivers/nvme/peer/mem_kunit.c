@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of mem.c's pure parts: where a queue's doorbells are.
+ * KUnit suite nvme_peer_mem: mem.c's pure parts, where a queue's doorbells
+ * are. Included at the end of mem.c (the KUnit #include pattern), so it
+ * tests static functions; it runs when nvme-peer loads.
  */
 #include <kunit/test.h>
-
-#include "nvme-peer.h"
 
 /* ---- doorbells ---------------------------------------------------------------- */
 

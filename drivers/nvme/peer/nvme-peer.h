@@ -206,11 +206,6 @@ struct np_db_region {
 };
 
 /* core.c: reservations, their state and lifetime, controller events */
-int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify);
-int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cmbsz);
-int np_qid_alloc(unsigned long *map, unsigned int first, unsigned int nr,
-		 unsigned int want);
-void np_qid_free(unsigned long *map, unsigned int qid);
 struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 				   const struct nvme_peer_params *p,
 				   enum np_owner owner, u16 want_qid,
@@ -252,14 +247,6 @@ int np_sysfs_ctrl_add(struct nvme_peer_ctrl *pctrl);
 void np_sysfs_ctrl_del(struct nvme_peer_ctrl *pctrl);
 int np_sysfs_queue_add(struct nvme_peer_queue *q);
 extern const struct attribute_group *np_queue_groups[];
-int np_parse_create(char *buf, struct np_create_req *req);
-int np_parse_placement(const char *s, enum nvme_peer_placement *where);
-const char *np_qstate_name(enum np_qstate state);
-const char *np_reason_name(enum nvme_peer_reason reason);
-const char *np_placement_name(enum nvme_peer_placement where);
-const char *np_guarantee_name(enum nvme_peer_guarantee g);
-const char *np_mode_name(enum nvme_peer_mode mode);
-const char *np_owner_name(enum np_owner owner);
 
 /* inject.c: fault injection for tests */
 #if IS_ENABLED(CONFIG_NVME_PEER_FAULT_INJECTION)

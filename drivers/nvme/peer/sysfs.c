@@ -75,7 +75,7 @@ static ssize_t doorbell_stride_show(struct kobject *kobj,
 
 /* ---- names, next to what prints them ---------------------------------- */
 
-const char *np_qstate_name(enum np_qstate state)
+static const char *np_qstate_name(enum np_qstate state)
 {
 	static const char * const names[] = {
 		[NP_Q_NEW] = "creating",
@@ -86,9 +86,8 @@ const char *np_qstate_name(enum np_qstate state)
 
 	return state < ARRAY_SIZE(names) ? names[state] : "?";
 }
-EXPORT_SYMBOL_IF_KUNIT(np_qstate_name);
 
-const char *np_reason_name(enum nvme_peer_reason reason)
+static const char *np_reason_name(enum nvme_peer_reason reason)
 {
 	static const char * const names[] = {
 		[NVME_PEER_REASON_NONE] = "none",
@@ -104,15 +103,13 @@ const char *np_reason_name(enum nvme_peer_reason reason)
 
 	return reason < ARRAY_SIZE(names) ? names[reason] : "?";
 }
-EXPORT_SYMBOL_IF_KUNIT(np_reason_name);
 
-const char *np_mode_name(enum nvme_peer_mode mode)
+static const char *np_mode_name(enum nvme_peer_mode mode)
 {
 	return mode == NVME_PEER_MODE_DIRECT ? "direct" : "mediated";
 }
-EXPORT_SYMBOL_IF_KUNIT(np_mode_name);
 
-const char *np_guarantee_name(enum nvme_peer_guarantee g)
+static const char *np_guarantee_name(enum nvme_peer_guarantee g)
 {
 	static const char * const names[] = {
 		[NVME_PEER_GUARANTEE_NONE] = "none",
@@ -123,7 +120,6 @@ const char *np_guarantee_name(enum nvme_peer_guarantee g)
 
 	return g < ARRAY_SIZE(names) ? names[g] : "?";
 }
-EXPORT_SYMBOL_IF_KUNIT(np_guarantee_name);
 
 static const char * const np_placements[] = {
 	[NVME_PEER_PLACE_NONE] = "none",
@@ -132,11 +128,10 @@ static const char * const np_placements[] = {
 	[NVME_PEER_PLACE_PEER] = "peer",
 };
 
-const char *np_placement_name(enum nvme_peer_placement where)
+static const char *np_placement_name(enum nvme_peer_placement where)
 {
 	return where < ARRAY_SIZE(np_placements) ? np_placements[where] : "?";
 }
-EXPORT_SYMBOL_IF_KUNIT(np_placement_name);
 
 /**
  * np_parse_placement() - parse "none", "host", "cmb" or "peer"
@@ -145,7 +140,7 @@ EXPORT_SYMBOL_IF_KUNIT(np_placement_name);
  *
  * Return: 0 or -EINVAL.
  */
-int np_parse_placement(const char *s, enum nvme_peer_placement *where)
+static int np_parse_placement(const char *s, enum nvme_peer_placement *where)
 {
 	int i = match_string(np_placements, ARRAY_SIZE(np_placements), s);
 
@@ -154,9 +149,8 @@ int np_parse_placement(const char *s, enum nvme_peer_placement *where)
 	*where = i;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(np_parse_placement);
 
-const char *np_owner_name(enum np_owner owner)
+static const char *np_owner_name(enum np_owner owner)
 {
 	switch (owner) {
 	case NP_OWNER_KERNEL:
@@ -299,7 +293,7 @@ static bool np_parse_opt(struct np_create_req *req, int token, char *val)
  * Return: 0, or -EINVAL for an unknown or repeated key, a missing value or
  * a value that does not parse.
  */
-int np_parse_create(char *buf, struct np_create_req *req)
+static int np_parse_create(char *buf, struct np_create_req *req)
 {
 	substring_t args[MAX_OPT_ARGS];
 	unsigned long seen = 0;
@@ -324,7 +318,6 @@ int np_parse_create(char *buf, struct np_create_req *req)
 		req->p.policy.extents = req->extents;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(np_parse_create);
 
 static ssize_t create_store(struct kobject *kobj, struct kobj_attribute *a,
 			    const char *buf, size_t count)
@@ -552,3 +545,7 @@ int np_sysfs_queue_add(struct nvme_peer_queue *q)
 		return -ENODEV;
 	return kobject_add(&q->kobj, q->pctrl->kobj, "q%u", q->qid);
 }
+
+#if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
+#include "sysfs_kunit.c"
+#endif

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of sysfs.c's pure parts: the peer/create grammar and the
- * names sysfs prints.
+ * KUnit suite nvme_peer_sysfs: sysfs.c's pure parts, the peer/create
+ * grammar and the names sysfs prints. Included at the end of sysfs.c (the
+ * KUnit #include pattern), so it tests static functions; it runs when nvme-peer loads.
  */
 #include <kunit/test.h>
 #include <linux/bitmap.h>
 #include <linux/nvme.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
-
-#include "nvme-peer.h"
 
 /* ---- names ------------------------------------------------------------------ */
 

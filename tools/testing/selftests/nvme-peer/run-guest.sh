@@ -55,12 +55,23 @@ fi
 modprobe nvme peer_queues=8 || echo "NP-FATAL modprobe nvme"
 for c in /dev/nvme0n1 /sys/class/nvme/nvme0; do wait_for $c; done
 [ "$topo" = two-ctrl ] && wait_for /dev/nvme1n1
-modprobe nvme-peer allow_direct=1 || echo "NP-FATAL modprobe nvme-peer"
+# nvme-peer's own KUnit suites (nvme_peer_core, _sysfs, _mem) run when it
+# loads: count them once, in the switch boot
+if [ "$topo" = switch ]; then
+	echo "NP-BEGIN kunit nvme-peer"
+	dmesg -c > /dev/null
+fi
+modprobe nvme-peer allow_direct=1
+rc=$?
+if [ "$topo" = switch ]; then
+	dmesg | sed 's/^\[[^]]*\] //'
+	echo "NP-END kunit nvme-peer rc=$rc"
+fi
+[ $rc -eq 0 ] || echo "NP-FATAL modprobe nvme-peer"
 modprobe np-accel || echo "NP-FATAL modprobe np-accel"
 wait_for /sys/class/nvme/nvme0/peer
 
 if [ "$topo" = switch ]; then
-	kunit nvme-peer-kunit
 	kunit nvme-peer-guard-kunit
 fi
 # iommu-pt only shows that identity domains confine nothing
