@@ -399,7 +399,7 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 	 * LBAs longer than their data (extended formats) or a metadata
 	 * buffer at MPTR.  Mediated mode cannot confine either.
 	 */
-	if (p->mode == NVME_PEER_MEDIATED && ns->ms) {
+	if (p->mode == NVME_PEER_MEDIATED && np_ns_ms(ns)) {
 		ret = -EOPNOTSUPP;
 		goto out_put_ns;
 	}
@@ -419,8 +419,8 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 	}
 	q->params = *p;
 	q->peer = pci_dev_get(p->peer);
-	q->lba_shift = ns->lba_shift;
-	q->ns_size = get_capacity(ns->disk) >> (ns->lba_shift - SECTOR_SHIFT);
+	q->lba_shift = np_ns_lba_shift(ns);
+	q->ns_size = get_capacity(ns->disk) >> (q->lba_shift - SECTOR_SHIFT);
 	q->max_xfer = min_t(u64, U32_MAX,
 			    (u64)pctrl->ctrl->max_hw_sectors << SECTOR_SHIFT);
 	INIT_LIST_HEAD(&q->node);
@@ -1150,14 +1150,16 @@ struct nvme_peer_ctrl *nvme_peer_ctrl_get_by_bdev(struct block_device *bdev)
 	struct nvme_ns *ns;
 	unsigned long i;
 	bool match;
+	int idx;
 
 	mutex_lock(&np_ctrls_lock);
 	xa_for_each(&np_ctrls, i, pctrl) {
 		match = false;
-		down_read(&pctrl->ctrl->namespaces_rwsem);
-		list_for_each_entry(ns, &pctrl->ctrl->namespaces, list)
+		idx = np_ns_list_lock(pctrl->ctrl);
+		list_for_each_entry_srcu(ns, &pctrl->ctrl->namespaces, list,
+					 np_ns_list_held(pctrl->ctrl))
 			match |= ns->disk == bdev->bd_disk;
-		up_read(&pctrl->ctrl->namespaces_rwsem);
+		np_ns_list_unlock(pctrl->ctrl, idx);
 		if (match && kref_get_unless_zero(&pctrl->ref)) {
 			mutex_unlock(&np_ctrls_lock);
 			return pctrl;
