@@ -7,7 +7,9 @@
 #                   QEMU; prints "N passed, N failed, N skipped"
 #   make demo       boot the switch topology and show a peer queue at work
 #
-# KCONFIG=test|perf picks the kernel; KDIR=<kernel tree> overrides it.
+# NP_KERNEL=6.1|6.12 picks the kernel version (default 6.12; make check runs
+# every one in NP_KERNELS), KCONFIG=test|perf its configuration, and
+# KDIR=<kernel tree> overrides both.
 
 KCONFIG ?= test
 KDIR ?= $(shell $(CURDIR)/scripts/build-kernel $(KCONFIG) | tail -n1)

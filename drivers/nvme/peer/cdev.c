@@ -555,14 +555,14 @@ static int np_file_mmap(struct file *file, struct vm_area_struct *vma)
 			ret = -EACCES;
 			goto out_unlock;
 		}
-		vma->vm_flags &= ~VM_MAYWRITE;
+		vm_flags_clear(vma, VM_MAYWRITE);
 	}
 	if (!m)
 		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
 	else if (m->provider)
 		vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
-	vma->vm_flags |= VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP |
-			 VM_DONTCOPY;
+	vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP |
+		     VM_DONTCOPY);
 	vma->vm_private_data = f;
 	vma->vm_ops = &np_vm_ops;
 out_unlock:

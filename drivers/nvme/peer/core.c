@@ -565,7 +565,7 @@ static int np_ns_format(struct nvme_peer_ctrl *pctrl, struct nvme_ns *ns,
 	*lba_shift = f->ds;
 	*nsze = le64_to_cpu(id->nsze);
 	capacity = get_capacity(ns->disk);
-	if (f->ds != ns->lba_shift || !f->ms != !ns->ms ||
+	if (f->ds != np_ns_lba_shift(ns) || !f->ms != !np_ns_ms(ns) ||
 	    (capacity && *nsze != capacity >> (f->ds - SECTOR_SHIFT)))
 		ret = -EAGAIN;
 out_unlock:
@@ -607,7 +607,7 @@ static int np_reserve_ns(struct nvme_peer_ctrl *pctrl,
 	 * LBAs longer than their data (extended formats) or a metadata
 	 * buffer at MPTR.  Mediated mode cannot confine either.
 	 */
-	if (p->mode == NVME_PEER_MODE_MEDIATED && ns->ms) {
+	if (p->mode == NVME_PEER_MODE_MEDIATED && np_ns_ms(ns)) {
 		nvme_put_ns(ns);
 		return -EOPNOTSUPP;
 	}
@@ -1549,14 +1549,16 @@ struct nvme_peer_ctrl *nvme_peer_ctrl_get_by_bdev(struct block_device *bdev)
 	struct nvme_ns *ns;
 	unsigned long i;
 	bool match;
+	int idx;
 
 	mutex_lock(&np_ctrls_lock);
 	xa_for_each(&np_ctrls, i, pctrl) {
 		match = false;
-		down_read(&pctrl->ctrl->namespaces_rwsem);
-		list_for_each_entry(ns, &pctrl->ctrl->namespaces, list)
+		idx = np_ns_list_lock(pctrl->ctrl);
+		list_for_each_entry_srcu(ns, &pctrl->ctrl->namespaces, list,
+					 np_ns_list_held(pctrl->ctrl))
 			match |= ns->disk == bdev->bd_disk;
-		up_read(&pctrl->ctrl->namespaces_rwsem);
+		np_ns_list_unlock(pctrl->ctrl, idx);
 		if (match && kref_get_unless_zero(&pctrl->ref)) {
 			mutex_unlock(&np_ctrls_lock);
 			return pctrl;

@@ -16,21 +16,12 @@
 #include <linux/uidgid.h>
 #include <linux/workqueue.h>
 
+#include "compat.h"
 #include "guard.h"
-
-/* <kunit/visibility.h> has this from 6.2 on */
-#ifndef EXPORT_SYMBOL_IF_KUNIT
-#if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
-#define EXPORT_SYMBOL_IF_KUNIT(symbol) \
-	EXPORT_SYMBOL_NS_GPL(symbol, EXPORTED_FOR_KUNIT_TESTING)
-#else
-#define EXPORT_SYMBOL_IF_KUNIT(symbol)
-#endif
-#endif
 
 #define NP_MAX_DATA_SIZE	(64U << 20)
 /* host buffers are one physically contiguous allocation: the buddy limit */
-#define NP_MAX_HOST_DATA_SIZE	(PAGE_SIZE << (MAX_ORDER - 1))
+#define NP_MAX_HOST_DATA_SIZE	(PAGE_SIZE << MAX_PAGE_ORDER)
 #define NP_QID_BITS		65536
 /* how long a fence waits for forwarded commands before a reset */
 #define NP_FENCE_BUDGET		(5 * HZ)

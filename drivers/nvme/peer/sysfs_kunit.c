@@ -37,10 +37,11 @@ static void np_test_names(struct kunit *test)
 static int np_parse(struct kunit *test, const char *in,
 		    struct np_create_req *req)
 {
-	char *buf = kunit_kzalloc(test, strlen(in) + 1, GFP_KERNEL);
+	size_t len = strlen(in) + 1;
+	char *buf = kunit_kzalloc(test, len, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	strcpy(buf, in);
+	memcpy(buf, in, len);
 	return np_parse_create(buf, req);
 }
 

@@ -93,7 +93,7 @@ static inline const char *np_topology(void)
 	static char topo[32];
 
 	if (!topo[0] && np_read("/np/topology", topo, sizeof(topo)))
-		strcpy(topo, "switch");
+		snprintf(topo, sizeof(topo), "switch");
 	return topo;
 }
 

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvme-peer: every difference between the kernels it supports (Debian's
+ * 6.1 and 6.12), one line each, so that no .c file tests a version.
+ */
+#ifndef _NVME_PEER_COMPAT_H
+#define _NVME_PEER_COMPAT_H
+
+#include <linux/mm_types.h>
+#include <linux/mmzone.h>
+#include <linux/version.h>
+
+/* the one version test: is the kernel built against at least MAJ.MIN? */
+#define NP_SINCE(maj, min)	(LINUX_VERSION_CODE >= KERNEL_VERSION(maj, min, 0))
+
+/* 6.4 made MAX_ORDER inclusive and 6.8 renamed it MAX_PAGE_ORDER */
+#ifndef MAX_PAGE_ORDER
+#define MAX_PAGE_ORDER		(MAX_ORDER - 1)
+#endif
+
+/* 6.8 moved lba_shift and ms from struct nvme_ns to struct nvme_ns_head */
+#if NP_SINCE(6, 8)
+#define np_ns_lba_shift(ns)	((ns)->head->lba_shift)
+#define np_ns_ms(ns)		((ns)->head->ms)
+#else
+#define np_ns_lba_shift(ns)	((ns)->lba_shift)
+#define np_ns_ms(ns)		((ns)->ms)
+#endif
+
+/* 6.10 walks ctrl->namespaces under ctrl->srcu, namespaces_rwsem is gone */
+#if NP_SINCE(6, 10)
+#define np_ns_list_lock(ctrl)		srcu_read_lock(&(ctrl)->srcu)
+#define np_ns_list_unlock(ctrl, idx)	srcu_read_unlock(&(ctrl)->srcu, idx)
+#define np_ns_list_held(ctrl)		srcu_read_lock_held(&(ctrl)->srcu)
+#else
+#define np_ns_list_lock(ctrl)		(down_read(&(ctrl)->namespaces_rwsem), 0)
+#define np_ns_list_unlock(ctrl, idx)	((void)(idx), up_read(&(ctrl)->namespaces_rwsem))
+#define np_ns_list_held(ctrl)		lockdep_is_held(&(ctrl)->namespaces_rwsem)
+#endif
+
+/* 6.3 made vma->vm_flags read-only: set and clear it with these */
+#if !NP_SINCE(6, 3)
+static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
+{
+	vma->vm_flags |= flags;
+}
+
+static inline void vm_flags_clear(struct vm_area_struct *vma, vm_flags_t flags)
+{
+	vma->vm_flags &= ~flags;
+}
+#endif
+
+/* 6.2 added EXPORT_SYMBOL_IF_KUNIT() (<kunit/visibility.h>); ours for 6.1 */
+#ifndef EXPORT_SYMBOL_IF_KUNIT
+#define EXPORT_SYMBOL_IF_KUNIT(symbol) \
+	EXPORT_SYMBOL_NS_GPL(symbol, EXPORTED_FOR_KUNIT_TESTING)
+#endif
+
+#endif /* _NVME_PEER_COMPAT_H */
