@@ -363,19 +363,18 @@ static int np_admin_queue(struct nvme_peer_queue *q, struct nvme_command *c,
 	ret = np_inject_admin_error(c);
 	if (!ret)
 		ret = np_admin_cmd(pctrl, c, NULL, 0);
-	if (ret > 0 && !(!create && np_no_such_queue(ret)))
+	if (!create && ret > 0 && np_no_such_queue(ret))
+		ret = 0;		/* gone already: as good as deleted */
+	if (ret > 0)
 		dev_warn(pctrl->ctrl->device,
 			 "nvme-peer: qid %u: admin opcode %#x failed, status %#x\n",
 			 q->qid, c->common.opcode, ret);
 	spin_lock(&pctrl->state_lock);
-	if ((create && ret > 0) ||
-	    (!create && (!ret || (ret > 0 && np_no_such_queue(ret)))))
+	if (create ? ret > 0 : !ret)
 		*hw = false;
 	else if (create && !ret)
 		q->gen = pctrl->disable_gen;	/* see above */
 	spin_unlock(&pctrl->state_lock);
-	if (!create && ret > 0 && np_no_such_queue(ret))
-		return 0;
 	return np_admin_errno(ret);
 }
 

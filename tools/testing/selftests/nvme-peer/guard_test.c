@@ -955,6 +955,20 @@ static int np_reserve_ro(int fd)
 	return -EAGAIN;
 }
 
+/* Read @nlb LBAs at @slba into the data buffer's two pages; the status. */
+static int np_read_buffer(struct np_gq *g, __u64 slba, int nlb)
+{
+	struct npq_cqe c;
+	struct npq_sqe e;
+
+	npq_sqe_rw(&e, NPQ_OPC_READ, 1, slba, nlb, g->info.data_ctrl_addr,
+		   g->info.data_ctrl_addr + 4096);
+	if (npq_enqueue(&g->q, &e) < 0)
+		return -1;
+	npq_ring_sq(&g->q);
+	return np_wait(&g->q, &c);
+}
+
 /*
  * A Format NVM that changes the LBA size revokes every mediated queue of
  * the namespace (reason "namespace") before the controller runs it: their
@@ -965,8 +979,6 @@ static int np_reserve_ro(int fd)
 TEST(format_revokes_mediated_queues)
 {
 	unsigned char *disk = np_aligned(8192);
-	struct npq_cqe c;
-	struct npq_sqe e;
 	struct np_gq g, g2;
 	struct pollfd pfd;
 	char path[160];
@@ -1003,18 +1015,10 @@ TEST(format_revokes_mediated_queues)
 	EXPECT_EQ(12, g2.info.lba_shift);
 	snprintf(path, sizeof(path), "%s/q%d", np_peer(), qid);
 	fwd = np_stat(path, "forwarded");
-	npq_sqe_rw(&e, NPQ_OPC_READ, 1, G / 8 + 9, 4, g2.info.data_ctrl_addr,
-		   g2.info.data_ctrl_addr + 4096);
-	ASSERT_LE(0, npq_enqueue(&g2.q, &e));
-	npq_ring_sq(&g2.q);
-	EXPECT_EQ(DNR | 0x04, np_wait(&g2.q, &c));	/* 16 KiB: no */
+	EXPECT_EQ(DNR | 0x04, np_read_buffer(&g2, G / 8 + 9, 4)); /* 16 KiB: no */
 	EXPECT_EQ(fwd, np_stat(path, "forwarded"));
 	printf("# np-trace-absent: pci_nvme_read .* lba 0x%llx$\n", G / 8 + 9);
-	npq_sqe_rw(&e, NPQ_OPC_READ, 1, G / 8 + 10, 2, g2.info.data_ctrl_addr,
-		   g2.info.data_ctrl_addr + 4096);
-	ASSERT_LE(0, npq_enqueue(&g2.q, &e));
-	npq_ring_sq(&g2.q);
-	EXPECT_EQ(0, np_wait(&g2.q, &c));		/* 8 KiB: yes */
+	EXPECT_EQ(0, np_read_buffer(&g2, G / 8 + 10, 2));	/* 8 KiB: yes */
 	EXPECT_EQ(fwd + 1, np_stat(path, "forwarded"));
 	ASSERT_EQ(0, np_blk_io(np_bdev(), 0, (G / 8 + 10) * 4096ULL, disk,
 			       8192));
