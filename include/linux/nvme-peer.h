@@ -15,6 +15,7 @@
 #include <linux/types.h>
 #include <uapi/linux/nvme_peer.h>
 
+struct file;
 struct nvme_ctrl;
 struct pci_dev;
 struct block_device;
@@ -84,6 +85,28 @@ typedef void (*nvme_peer_revoke_fn)(struct nvme_peer_queue *q,
 				    enum nvme_peer_reason reason, void *priv);
 
 /**
+ * struct nvme_peer_file - a byte range of a file to bind to a reservation
+ * @file: a regular file on the reservation's namespace, open for reading
+ *	(and writing for %NVME_PEER_ACCESS_WRITE); NULL: no binding.  The
+ *	reservation takes a reference of its own.
+ * @off: first byte, a multiple of the file system's block size
+ * @len: bytes, a multiple of the block size, ending at or before EOF
+ * @access: %NVME_PEER_ACCESS_READ, optionally | %NVME_PEER_ACCESS_WRITE
+ *
+ * Mediated mode only, with no extents in the policy: the written blocks of
+ * the range become the extents, and a layout lease keeps them the file's:
+ * when the file system is about to change the range's layout the
+ * reservation is revoked (%NVME_PEER_REASON_LAYOUT) first.  Holes and
+ * unwritten extents are not readable; writes go to written blocks only.
+ */
+struct nvme_peer_file {
+	struct file *file;
+	u64 off;
+	u64 len;
+	u32 access;
+};
+
+/**
  * struct nvme_peer_params - what to reserve
  * @nsid: the namespace the queue is for (must exist)
  * @depth: entries per queue, a power of two from 2 to CAP.MQES + 1
@@ -98,6 +121,7 @@ typedef void (*nvme_peer_revoke_fn)(struct nvme_peer_queue *q,
  * @priv: passed to @revoke
  * @mode: mediated (the default) or direct
  * @policy: what the queue's commands may do (mediated mode)
+ * @file: a file range whose blocks the queue may access (mediated mode)
  */
 struct nvme_peer_params {
 	u32 nsid;
@@ -111,6 +135,7 @@ struct nvme_peer_params {
 	void *priv;
 	enum nvme_peer_mode mode;
 	struct nvme_peer_policy policy;
+	struct nvme_peer_file file;
 };
 
 /**
@@ -171,5 +196,7 @@ struct nvme_peer_queue *nvme_peer_reserve(struct nvme_peer_ctrl *pctrl,
 int nvme_peer_query(struct nvme_peer_queue *q, struct nvme_peer_addrs *addrs);
 enum nvme_peer_reason nvme_peer_revoked(struct nvme_peer_queue *q);
 void nvme_peer_release(struct nvme_peer_queue *q);
+const struct nvme_peer_file_extent *
+nvme_peer_file_extents(struct nvme_peer_queue *q, u32 *nr);
 
 #endif /* _LINUX_NVME_PEER_H */

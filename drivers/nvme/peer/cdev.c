@@ -14,6 +14,7 @@
 
 #include <linux/capability.h>
 #include <linux/cred.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/idr.h>
 #include <linux/io.h>
@@ -152,7 +153,10 @@ static int np_copy_arg(void *dst, size_t ksize, void __user *uarg, u32 *usize)
 static int np_reserve_arg_ok(const struct nvme_peer_reserve *r, u32 usize)
 {
 	if (usize < offsetofend(struct nvme_peer_reserve, data) ||
-	    r->flags & ~NVME_PEER_RESERVE_PEER || r->rsvd || r->rsvd2 ||
+	    r->flags & ~(NVME_PEER_RESERVE_PEER | NVME_PEER_RESERVE_FILE) ||
+	    (!(r->flags & NVME_PEER_RESERVE_FILE) &&
+	     (r->file_fd || r->file_access || r->file_off || r->file_len)) ||
+	    r->rsvd || r->rsvd2 ||
 	    r->nr_extents > NVME_PEER_MAX_EXTENTS || r->rsvd3 || r->rsvd4 ||
 	    r->qid > U16_MAX || r->sq > NVME_PEER_PLACE_PEER ||
 	    r->cq > NVME_PEER_PLACE_PEER || r->data > NVME_PEER_PLACE_PEER ||
@@ -164,8 +168,9 @@ static int np_reserve_arg_ok(const struct nvme_peer_reserve *r, u32 usize)
 }
 
 /*
- * The in-kernel parameters of a RESERVE argument; the extents and the
- * peer device it names are the caller's to free (kvfree(), pci_dev_put()).
+ * The in-kernel parameters of a RESERVE argument; the extents, the peer
+ * device and the file it names are the caller's to free (kvfree(),
+ * pci_dev_put(), fput()).
  */
 static int np_reserve_params(struct np_file *f,
 			     const struct nvme_peer_reserve *r,
@@ -191,6 +196,14 @@ static int np_reserve_params(struct np_file *f,
 			return PTR_ERR(ext);
 		p->policy.extents = ext;
 		p->policy.nr_extents = r->nr_extents;
+	}
+	if (r->flags & NVME_PEER_RESERVE_FILE) {
+		p->file.file = fget(r->file_fd);
+		if (!p->file.file)
+			return -EBADF;
+		p->file.off = r->file_off;
+		p->file.len = r->file_len;
+		p->file.access = r->file_access;
 	}
 	if (r->flags & NVME_PEER_RESERVE_PEER) {
 		p->peer = pci_get_domain_bus_and_slot(r->peer_domain,
@@ -240,6 +253,8 @@ static int np_ioc_reserve(struct np_file *f, void __user *uarg)
 		ret = -EFAULT;
 	}
 out_free_params:
+	if (p.file.file)
+		fput(p.file.file);
 	pci_dev_put(p.peer);
 	kvfree(p.policy.extents);
 	return ret;
@@ -292,6 +307,7 @@ static int np_ioc_query(struct np_file *f, void __user *uarg)
 	struct nvme_peer_addrs a;
 	struct nvme_peer_queue *q;
 	enum nvme_peer_reason reason;
+	struct np_bind_desc bind;
 	struct np_db_region db;
 	u32 usize;
 	int ret;
@@ -342,6 +358,17 @@ static int np_ioc_query(struct np_file *f, void __user *uarg)
 	}
 	info.mode = a.mode;
 	info.guarantee = a.guarantee;
+	np_bind_describe(q->bind, &bind);
+	if (bind.nr_map) {
+		info.flags |= NVME_PEER_INFO_FILE;
+		info.file_dev = new_encode_dev(bind.dev);
+		info.file_access = bind.access;
+		info.file_ino = bind.ino;
+		info.file_off = bind.off;
+		info.file_len = bind.len;
+		info.file_extents = bind.nr_map;
+		info.lease = bind.lease;
+	}
 	/*
 	 * Needed to fill PRPs: NVME_PEER_PRP_BASE in mediated mode, a real
 	 * address only in direct mode, whose users hold CAP_SYS_RAWIO.
@@ -356,6 +383,45 @@ static int np_ioc_query(struct np_file *f, void __user *uarg)
 	}
 	up_read(&f->map_lock);
 	return copy_to_user(uarg, &info, info.size) ? -EFAULT : 0;
+}
+
+/* The bound file's map: as much as fits, and how much there is. */
+static int np_ioc_file_map(struct np_file *f, void __user *uarg)
+{
+	struct nvme_peer_file_map m;
+	struct nvme_peer_queue *q;
+	struct np_bind_desc bind;
+	u32 usize, n;
+	int ret;
+
+	ret = np_copy_arg(&m, sizeof(m), uarg, &usize);
+	if (ret)
+		return ret;
+	if (usize < sizeof(m) || m.flags || m.rsvd)
+		return -EINVAL;
+	/* the map is immutable: copy it out without map_lock (mmap_lock) */
+	down_read(&f->map_lock);
+	q = f->q;
+	if (q)
+		kobject_get(&q->kobj);
+	up_read(&f->map_lock);
+	if (!q)
+		return -ENXIO;
+	np_bind_describe(q->bind, &bind);
+	ret = -ENODATA;
+	if (!bind.nr_map)
+		goto out_put;
+	n = min(m.nr, bind.nr_map);
+	ret = -EFAULT;
+	if (copy_to_user(u64_to_user_ptr(m.extents), bind.map,
+			 array_size(n, sizeof(*bind.map))) ||
+	    put_user(bind.nr_map, (u32 __user *)(uarg +
+				offsetof(struct nvme_peer_file_map, nr))))
+		goto out_put;
+	ret = 0;
+out_put:
+	kobject_put(&q->kobj);
+	return ret;
 }
 
 static int np_ioc_ring(struct np_file *f, void __user *uarg)
@@ -416,6 +482,8 @@ static long np_file_ioctl(struct file *file, unsigned int cmd,
 		return np_ioc_query(f, uarg);
 	case NVME_PEER_IOC_RING:
 		return np_ioc_ring(f, uarg);
+	case NVME_PEER_IOC_FILE_MAP:
+		return np_ioc_file_map(f, uarg);
 	case NVME_PEER_IOC_RESERVE:
 	case NVME_PEER_IOC_ATTACH:
 	case NVME_PEER_IOC_RELEASE:

@@ -51,6 +51,60 @@ static inline void vm_flags_clear(struct vm_area_struct *vma, vm_flags_t flags)
 }
 #endif
 
+/*
+ * 6.9 split leases from locks: struct file_lease, its own allocator and
+ * kernel_setlease(), whose vfs_setlease() would apply the caller's LSM
+ * check; 6.1 has vfs_setlease() without one.
+ */
+#if NP_SINCE(6, 9)
+#include <linux/filelock.h>
+#define np_lease		file_lease
+#define np_lease_ops		lease_manager_operations
+#define np_lease_alloc()	locks_alloc_lease()
+#define np_lease_free(fl)	locks_free_lease(fl)
+#define np_setlease(f, arg, fl, priv)	kernel_setlease(f, arg, fl, priv)
+
+static inline void *np_lease_owner(struct file_lease *fl)
+{
+	return fl->c.flc_owner;
+}
+
+/* a read layout lease on @file for @owner */
+static inline void np_lease_init(struct file_lease *fl, struct file *file,
+				 void *owner)
+{
+	fl->c.flc_flags = FL_LAYOUT;
+	fl->c.flc_type = F_RDLCK;
+	fl->c.flc_owner = owner;
+	fl->c.flc_pid = current->tgid;
+	fl->c.flc_file = file;
+}
+#else
+#include <linux/fs.h>
+#define np_lease		file_lock
+#define np_lease_ops		lock_manager_operations
+#define np_lease_alloc()	locks_alloc_lock()
+#define np_lease_free(fl)	locks_free_lock(fl)
+#define np_setlease(f, arg, fl, priv)	vfs_setlease(f, arg, fl, priv)
+
+static inline void *np_lease_owner(struct file_lock *fl)
+{
+	return fl->fl_owner;
+}
+
+static inline void np_lease_init(struct file_lock *fl, struct file *file,
+				 void *owner)
+{
+	locks_init_lock(fl);
+	fl->fl_flags = FL_LAYOUT;
+	fl->fl_type = F_RDLCK;
+	fl->fl_end = OFFSET_MAX;
+	fl->fl_owner = owner;
+	fl->fl_pid = current->tgid;
+	fl->fl_file = file;
+}
+#endif
+
 /* 6.2 added EXPORT_SYMBOL_IF_KUNIT() (<kunit/visibility.h>); ours for 6.1 */
 #ifndef EXPORT_SYMBOL_IF_KUNIT
 #define EXPORT_SYMBOL_IF_KUNIT(symbol) \

@@ -48,7 +48,7 @@ MODULE_PARM_DESC(allow_direct,
 static DEFINE_XARRAY(np_ctrls);
 static DEFINE_MUTEX(np_ctrls_lock);
 static bool np_unloading;
-static struct workqueue_struct *np_wq;	/* drained before unload */
+struct workqueue_struct *np_wq;		/* drained before unload */
 
 static void np_ctrl_release(struct kref *ref)
 {
@@ -78,6 +78,7 @@ static void np_queue_release(struct kobject *kobj)
 {
 	struct nvme_peer_queue *q = np_queue_of(kobj);
 
+	np_bind_put(q->bind);
 	pci_dev_put(q->peer);
 	kref_put(&q->pctrl->ref, np_ctrl_release);
 	kfree(q);
@@ -634,6 +635,7 @@ static struct nvme_peer_queue *np_queue_new(struct nvme_peer_ctrl *pctrl,
 		q->gid = prov->gid;
 	}
 	q->params = *p;
+	q->params.file.file = NULL;	/* the binding holds its own */
 	q->peer = pci_dev_get(p->peer);
 	q->max_xfer = min_t(u64, U32_MAX,
 			    (u64)pctrl->ctrl->max_hw_sectors << SECTOR_SHIFT);
@@ -696,11 +698,18 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 				   enum np_owner owner, u16 want_qid,
 				   const struct np_provision *prov)
 {
+	struct np_bind *bind = NULL;
 	struct nvme_peer_queue *q;
 	struct nvme_ns *ns = NULL;
 	bool notify;
 	int ret;
 
+	/* before the lock: mapping the file writes its dirty pages back */
+	if (p->file.file) {
+		ret = np_bind_file(pctrl, p, &bind);
+		if (ret)
+			return ERR_PTR(ret);
+	}
 	mutex_lock(&pctrl->lock);
 	ret = np_reserve_allowed(pctrl, p, owner);
 	if (!ret)
@@ -711,14 +720,23 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 	ret = PTR_ERR_OR_ZERO(q);
 	if (ret)
 		goto out_put_ns;
+	q->bind = bind;			/* the queue's now: freed with it */
+	bind = NULL;
 	ret = np_ns_format(pctrl, ns, p->nsid, &q->lba_shift, &q->ns_size);
+	if (!ret && q->bind)
+		ret = np_bind_policy(q->bind, q->lba_shift, q->ns_size,
+				     &q->params.policy);
 	if (ret)
 		goto out_put_queue;
 	ret = np_queue_take_qid(q, want_qid);
 	if (ret)
 		goto out_put_queue;
 
-	ret = np_queue_alloc_mem(q);
+	/* on the list: a layout break from now on revokes it */
+	if (q->bind)
+		ret = np_bind_attach(q->bind, q);
+	if (!ret)
+		ret = np_queue_alloc_mem(q);
 	if (!ret)
 		ret = np_create_hw(q);
 	if (ret)
@@ -747,6 +765,7 @@ out_put_ns:
 	nvme_put_ns(ns);
 out_unlock:
 	mutex_unlock(&pctrl->lock);
+	np_bind_put(bind);
 	return ERR_PTR(ret);
 }
 
@@ -938,13 +957,15 @@ struct nvme_peer_ctrl *np_ctrl_get_by_instance(u32 instance)
 }
 
 /*
- * Revoke every queue of namespace @nsid (0: of every namespace) that is not
- * revoked yet, and stop its mediation, calling owners without the spinlock
- * held.  No pctrl->lock here: this runs from the timeout handler while a
- * reserve may wait for an admin command under it, and before a deferred
- * admin command that the reserve's own commands queue behind.
+ * Revoke @only, or else every queue of namespace @nsid (0: of every
+ * namespace), that is not revoked yet, and stop its mediation, calling
+ * owners without the spinlock held.  No pctrl->lock here: this runs from
+ * the timeout handler while a reserve may wait for an admin command under
+ * it, and before a deferred admin command that the reserve's own commands
+ * queue behind.
  */
-static void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl, u32 nsid,
+static void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl,
+			       struct nvme_peer_queue *only, u32 nsid,
 			       enum nvme_peer_reason reason)
 {
 	struct nvme_peer_queue *q;
@@ -959,6 +980,7 @@ static void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl, u32 nsid,
 		spin_lock(&pctrl->state_lock);
 		list_for_each_entry(q, &pctrl->queues, node) {
 			if ((q->state != NP_Q_NEW && q->state != NP_Q_ACTIVE) ||
+			    (only && q != only) ||
 			    (nsid && q->params.nsid != nsid))
 				continue;
 			np_qstate_next(&q->state, NP_EV_REVOKE, &notify);
@@ -980,6 +1002,63 @@ static void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl, u32 nsid,
 		}
 		up_read(&pctrl->cb_sem);
 	} while (found);
+}
+
+/* Whether @q can no longer touch the namespace: nothing left forwarded. */
+static bool np_queue_drained(struct nvme_peer_queue *q)
+{
+	struct nvme_peer_ctrl *pctrl = q->pctrl;
+	bool idle;
+
+	spin_lock(&pctrl->state_lock);
+	idle = !np_mediated(q) || q->drained || np_hw_gone(q);
+	spin_unlock(&pctrl->state_lock);
+	if (idle || !np_med_idle(q))
+		return idle;
+	spin_lock(&pctrl->state_lock);
+	q->drained = true;
+	spin_unlock(&pctrl->state_lock);
+	return true;
+}
+
+/**
+ * np_fence_queue() - revoke a queue and wait until the controller is done
+ * @q: the reservation; the caller holds a reference
+ * @reason: why
+ * @budget: jiffies to wait for the commands already forwarded
+ *
+ * Revokes @q (its owner is called back), stops its mediation and waits
+ * until the controller has completed every command forwarded for it.  A
+ * controller that takes longer than @budget gets a Delete I/O SQ, which
+ * aborts what is left.  Takes no pctrl->lock unless the budget runs out.
+ *
+ * Return: true if the commands completed within @budget.
+ */
+bool np_fence_queue(struct nvme_peer_queue *q, enum nvme_peer_reason reason,
+		    unsigned long budget)
+{
+	struct nvme_peer_ctrl *pctrl = q->pctrl;
+	unsigned long end = jiffies + budget;
+	bool live;
+
+	np_revoke_unlocked(pctrl, q, 0, reason);
+	np_med_stop(q);
+	while (!np_queue_drained(q)) {
+		if (time_after(jiffies, end))
+			goto delete_sq;
+		usleep_range(20, 50);
+	}
+	return true;
+
+delete_sq:
+	mutex_lock(&pctrl->lock);
+	spin_lock(&pctrl->state_lock);
+	live = pctrl->live && !np_hw_gone(q);
+	spin_unlock(&pctrl->state_lock);
+	if (live)
+		np_delete_hw(q);
+	mutex_unlock(&pctrl->lock);
+	return false;
 }
 
 /* ---- namespace changes ---------------------------------------------------- */
@@ -1049,15 +1128,11 @@ static void np_fence_work(struct work_struct *work)
 	nsid = pctrl->fence_nsid;
 	any = pctrl->fence_any;
 	spin_unlock(&pctrl->state_lock);
-	np_revoke_unlocked(pctrl, any ? 0 : nsid, NVME_PEER_REASON_NAMESPACE);
+	np_revoke_unlocked(pctrl, NULL, any ? 0 : nsid,
+			   NVME_PEER_REASON_NAMESPACE);
 	while ((q = np_ns_unfenced(pctrl, nsid, any))) {
 		np_med_stop(q);
-		idle = np_med_idle(q);
-		if (idle) {
-			spin_lock(&pctrl->state_lock);
-			q->drained = true;
-			spin_unlock(&pctrl->state_lock);
-		}
+		idle = np_queue_drained(q);
 		kobject_put(&q->kobj);
 		if (idle)
 			continue;
@@ -1208,7 +1283,7 @@ static void np_ctrl_down(struct nvme_ctrl *ctrl)
 	spin_lock(&pctrl->state_lock);
 	pctrl->live = false;
 	spin_unlock(&pctrl->state_lock);
-	np_revoke_unlocked(pctrl, 0, np_down_reason(ctrl));
+	np_revoke_unlocked(pctrl, NULL, 0, np_down_reason(ctrl));
 	kref_put(&pctrl->ref, np_ctrl_release);
 }
 
@@ -1597,7 +1672,9 @@ EXPORT_SYMBOL_GPL(nvme_peer_ctrl_put);
  * controller being removed, -EAGAIN while the controller resets or the
  * namespace's format changes, -ENOSPC when every reserved qid is held,
  * -EXDEV when the topology cannot do peer-to-peer, -ENOMEM, -EIO when the
- * controller failed a command.
+ * controller failed a command; with &nvme_peer_params.file the errors of
+ * np_bind_file() (file.c: -EINVAL, -EISDIR, -EBADF, -EXDEV, -EOPNOTSUPP,
+ * -ENXIO, -ENODATA, -E2BIG, -EAGAIN), listed in peer-queues.rst.
  */
 struct nvme_peer_queue *nvme_peer_reserve(struct nvme_peer_ctrl *pctrl,
 					  const struct nvme_peer_params *p)
@@ -1691,6 +1768,28 @@ void nvme_peer_release(struct nvme_peer_queue *q)
 	kobject_put(&q->kobj);
 }
 EXPORT_SYMBOL_GPL(nvme_peer_release);
+
+/**
+ * nvme_peer_file_extents() - where the bound file's range is
+ * @q: a reservation made with &nvme_peer_params.file
+ * @nr: set to the number of extents (0 without a binding)
+ *
+ * The map is fixed when the reservation is made and stays valid until it
+ * is released; after %NVME_PEER_REASON_LAYOUT it describes blocks the file
+ * may no longer own.  Holes and unwritten extents are not in it.
+ *
+ * Return: the extents in file order (LBAs of the namespace), or NULL.
+ */
+const struct nvme_peer_file_extent *
+nvme_peer_file_extents(struct nvme_peer_queue *q, u32 *nr)
+{
+	struct np_bind_desc d;
+
+	np_bind_describe(q->bind, &d);
+	*nr = d.nr_map;
+	return d.map;
+}
+EXPORT_SYMBOL_GPL(nvme_peer_file_extents);
 
 static int __init nvme_peer_init(void)
 {

@@ -55,11 +55,25 @@ struct np_create_req {
 	struct nvme_peer_extent extents[NP_CREATE_MAX_EXTENTS];
 	u16 qid;		/* 0: any */
 	char peer[32];		/* PCI name, "" for the CPU */
+	char *file;		/* file=PATH, in the parsed buffer */
 	bool has_uid, has_gid;	/* who may attach through /dev/nvme-peer */
 	u32 uid, gid;
 };
 
 struct np_med;
+struct np_bind;
+
+/* A reservation's file binding as QUERY and sysfs show it (file.c). */
+struct np_bind_desc {
+	dev_t dev;
+	u64 ino;
+	u64 off, len;
+	u32 access;
+	u32 nr_map;
+	const struct nvme_peer_file_extent *map;	/* immutable */
+	enum nvme_peer_lease lease;
+	u64 fence_ns;			/* last break: broken -> given back */
+};
 
 /* Who may attach to a reservation an administrator made (sysfs uid=/gid=). */
 struct np_provision {
@@ -156,6 +170,8 @@ struct nvme_peer_queue {
 	struct np_mem hsq, hcq;		/* hardware queues, controller only */
 	struct np_mem prp;		/* PRP list copies, controller only */
 	struct np_med *med;
+
+	struct np_bind *bind;		/* file-bound: file.c; set before use */
 };
 
 /* The reservation a qN/ directory belongs to. */
@@ -210,6 +226,19 @@ void np_detach(struct nvme_peer_queue *q);
 bool np_ctrl_reset_wait(struct nvme_peer_ctrl *pctrl, bool live);
 void np_queue_snapshot(struct nvme_peer_queue *q, enum np_qstate *state,
 		       enum nvme_peer_reason *reason);
+bool np_fence_queue(struct nvme_peer_queue *q, enum nvme_peer_reason reason,
+		    unsigned long budget);
+extern struct workqueue_struct *np_wq;
+
+/* file.c: file-bound reservations, layout leases */
+int np_bind_file(struct nvme_peer_ctrl *pctrl, const struct nvme_peer_params *p,
+		 struct np_bind **bp);
+int np_bind_policy(struct np_bind *b, u32 lba_shift, u64 ns_size,
+		   struct nvme_peer_policy *pol);
+int np_bind_attach(struct np_bind *b, struct nvme_peer_queue *q);
+void np_bind_put(struct np_bind *b);
+void np_bind_describe(struct np_bind *b, struct np_bind_desc *d);
+extern const struct attribute_group np_bind_attr_group;
 
 /* mem.c: placement, DMA mappings, doorbell addresses, guarantees */
 int np_mem_alloc(struct nvme_peer_queue *q, struct np_mem *m,

@@ -4,6 +4,7 @@
  * See Documentation/ABI/testing/sysfs-class-nvme-peer.
  */
 #include <linux/device.h>
+#include <linux/fs.h>
 #include <linux/kobject.h>
 #include <linux/module.h>
 #include <linux/parser.h>
@@ -99,6 +100,7 @@ static const char *np_reason_name(enum nvme_peer_reason reason)
 		[NVME_PEER_REASON_UNLOAD] = "unload",
 		[NVME_PEER_REASON_NAMESPACE] = "namespace",
 		[NVME_PEER_REASON_PEER_REMOVED] = "peer-removed",
+		[NVME_PEER_REASON_LAYOUT] = "layout",
 	};
 
 	return reason < ARRAY_SIZE(names) ? names[reason] : "?";
@@ -168,7 +170,8 @@ static const char *np_owner_name(enum np_owner owner)
 enum {
 	NP_OPT_NSID, NP_OPT_DEPTH, NP_OPT_SQ, NP_OPT_CQ, NP_OPT_DATA,
 	NP_OPT_DATA_SIZE, NP_OPT_PEER, NP_OPT_QID, NP_OPT_UID, NP_OPT_GID,
-	NP_OPT_MODE, NP_OPT_OPS, NP_OPT_MAX_NLB, NP_OPT_LBA, NP_OPT_ERR,
+	NP_OPT_MODE, NP_OPT_OPS, NP_OPT_MAX_NLB, NP_OPT_LBA, NP_OPT_FILE,
+	NP_OPT_OFF, NP_OPT_LEN, NP_OPT_ACCESS, NP_OPT_ERR,
 };
 
 /* values are parsed by np_parse_opt(), with the usual C prefixes (0x, 0) */
@@ -187,6 +190,10 @@ static const match_table_t np_create_tokens = {
 	{ NP_OPT_OPS,		"ops=%s" },
 	{ NP_OPT_MAX_NLB,	"max_nlb=%s" },
 	{ NP_OPT_LBA,		"lba=%s" },
+	{ NP_OPT_FILE,		"file=%s" },
+	{ NP_OPT_OFF,		"off=%s" },
+	{ NP_OPT_LEN,		"len=%s" },
+	{ NP_OPT_ACCESS,	"access=%s" },
 	{ NP_OPT_ERR,		NULL },
 };
 
@@ -276,6 +283,17 @@ static bool np_parse_opt(struct np_create_req *req, int token, char *val)
 		       !p->policy.max_nlb;
 	case NP_OPT_LBA:
 		return np_parse_extent(val, req);
+	case NP_OPT_FILE:
+		req->file = val;	/* in the request's buffer */
+		return !*val;
+	case NP_OPT_OFF:
+		return kstrtou64(val, 0, &p->file.off);
+	case NP_OPT_LEN:
+		return kstrtou64(val, 0, &p->file.len);
+	case NP_OPT_ACCESS:
+		if (sysfs_streq(val, "rw"))
+			p->file.access |= NVME_PEER_ACCESS_WRITE;
+		return !sysfs_streq(val, "rw") && !sysfs_streq(val, "read");
 	}
 	return true;
 }
@@ -288,10 +306,11 @@ static bool np_parse_opt(struct np_create_req *req, int token, char *val)
  *	attachable)
  *
  * Keys: np_create_tokens; lba=SLBA+NLB is the only key that may be
- * repeated (up to %NP_CREATE_MAX_EXTENTS times).
+ * repeated (up to %NP_CREATE_MAX_EXTENTS times).  file=PATH binds a file
+ * (off=, len= and access=read|rw go with it, access=read by default).
  *
- * Return: 0, or -EINVAL for an unknown or repeated key, a missing value or
- * a value that does not parse.
+ * Return: 0, or -EINVAL for an unknown or repeated key, a missing value, a
+ * value that does not parse, or off=, len= or access= without file=.
  */
 static int np_parse_create(char *buf, struct np_create_req *req)
 {
@@ -316,6 +335,12 @@ static int np_parse_create(char *buf, struct np_create_req *req)
 	}
 	if (req->p.policy.nr_extents)
 		req->p.policy.extents = req->extents;
+	/* off=, len= and access= describe a file= */
+	if (!req->file && (seen & (BIT(NP_OPT_OFF) | BIT(NP_OPT_LEN) |
+				   BIT(NP_OPT_ACCESS))))
+		return -EINVAL;
+	if (req->file)
+		req->p.file.access |= NVME_PEER_ACCESS_READ;
 	return 0;
 }
 
@@ -327,6 +352,7 @@ static ssize_t create_store(struct kobject *kobj, struct kobj_attribute *a,
 	struct nvme_peer_queue *q;
 	struct device *peer = NULL;
 	struct np_create_req *req;
+	struct file *file = NULL;
 	char *args;
 	int ret;
 
@@ -354,10 +380,23 @@ static ssize_t create_store(struct kobject *kobj, struct kobj_attribute *a,
 			goto out_free;
 		req->p.peer = to_pci_dev(peer);
 	}
+	if (req->file) {
+		/* opened as the writer: its permissions decide */
+		file = filp_open(req->file, O_LARGEFILE |
+				 (req->p.file.access & NVME_PEER_ACCESS_WRITE ?
+				  O_RDWR : O_RDONLY), 0);
+		ret = PTR_ERR_OR_ZERO(file);
+		if (ret)
+			goto out_put_peer;
+		req->p.file.file = file;
+	}
 	q = np_reserve(pctrl, &req->p, NP_OWNER_SYSFS, req->qid,
 		       req->has_uid || req->has_gid ? &prov : NULL);
-	put_device(peer);
 	ret = PTR_ERR_OR_ZERO(q);
+	if (file)
+		filp_close(file, NULL);
+out_put_peer:
+	put_device(peer);
 out_free:
 	kfree(args);
 	kfree(req);
@@ -531,10 +570,11 @@ static const struct attribute_group np_queue_group = {
 	.attrs = np_queue_attrs,
 };
 
-/* qN/: these, and mediated mode's (mediate.c) where it applies */
+/* qN/: these, mediated mode's (mediate.c) and a binding's (file.c) */
 const struct attribute_group *np_queue_groups[] = {
 	&np_queue_group,
 	&np_med_attr_group,
+	&np_bind_attr_group,
 	NULL,
 };
 

@@ -101,6 +101,11 @@ struct nvme_peer_extent {
 
 /* NVME_PEER_IOC_RESERVE flags */
 #define NVME_PEER_RESERVE_PEER	(1U << 0)	/* peer_domain/peer_bdf valid */
+#define NVME_PEER_RESERVE_FILE	(1U << 1)	/* file_* valid: bind a file */
+
+/* access to a bound file (struct nvme_peer_reserve.file_access) */
+#define NVME_PEER_ACCESS_READ	(1U << 0)
+#define NVME_PEER_ACCESS_WRITE	(1U << 1)
 
 /**
  * struct nvme_peer_reserve - NVME_PEER_IOC_RESERVE (CAP_SYS_ADMIN)
@@ -128,8 +133,19 @@ struct nvme_peer_extent {
  * @rsvd3: 0
  * @extents: user pointer to @nr_extents struct nvme_peer_extent
  * @rsvd4: 0
+ * @file_fd: (NVME_PEER_RESERVE_FILE) a regular file on namespace @nsid of
+ *	this controller, open for reading (and writing for
+ *	NVME_PEER_ACCESS_WRITE); mediated mode only, @nr_extents 0: the
+ *	file's written blocks in the range become the extents
+ * @file_access: NVME_PEER_ACCESS_READ, optionally | NVME_PEER_ACCESS_WRITE
+ * @file_off: first byte of the range, a multiple of the file system block
+ * @file_len: bytes, a multiple of the file system block; the range ends
+ *	at or before the end of the file
  *
- * @opcodes, @max_nlb and @nr_extents must be 0 in direct mode.
+ * @opcodes, @max_nlb and @nr_extents must be 0 in direct mode.  A file
+ * binding holds a layout lease on the file: a change of the file's layout
+ * (truncate, fallocate, write(2), reflink, ...) revokes the reservation
+ * with NVME_PEER_REASON_LAYOUT before it proceeds.
  */
 struct nvme_peer_reserve {
 	__u32 size;
@@ -153,6 +169,10 @@ struct nvme_peer_reserve {
 	__u64 extents;
 	__u32 rsvd3;
 	__u32 rsvd4;
+	__s32 file_fd;
+	__u32 file_access;
+	__u64 file_off;
+	__u64 file_len;
 };
 
 /**
@@ -189,6 +209,8 @@ struct nvme_peer_attach {
  *	Management or Attachment, Sanitize)
  * @NVME_PEER_REASON_PEER_REMOVED: the peer device, or the device whose
  *	memory holds a queue or the data buffer, unbinds or leaves the bus
+ * @NVME_PEER_REASON_LAYOUT: the layout of the bound file is about to change
+ *	(its layout lease was broken)
  */
 enum nvme_peer_reason {
 	NVME_PEER_REASON_NONE,
@@ -200,11 +222,29 @@ enum nvme_peer_reason {
 	NVME_PEER_REASON_UNLOAD,
 	NVME_PEER_REASON_NAMESPACE,
 	NVME_PEER_REASON_PEER_REMOVED,
+	NVME_PEER_REASON_LAYOUT,
+};
+
+/**
+ * enum nvme_peer_lease - the layout lease of a bound file
+ * @NVME_PEER_LEASE_NONE: no file is bound
+ * @NVME_PEER_LEASE_HELD: held: the file's blocks in the range stay where
+ *	they are
+ * @NVME_PEER_LEASE_BREAKING: broken; the queue is being fenced
+ * @NVME_PEER_LEASE_RETURNED: given back after the queue was fenced, or
+ *	at release
+ */
+enum nvme_peer_lease {
+	NVME_PEER_LEASE_NONE,
+	NVME_PEER_LEASE_HELD,
+	NVME_PEER_LEASE_BREAKING,
+	NVME_PEER_LEASE_RETURNED,
 };
 
 /* struct nvme_peer_info.flags */
 #define NVME_PEER_INFO_DB_MAP	(1U << 0)	/* db region may be mapped */
 #define NVME_PEER_INFO_MEDIATED	(1U << 1)	/* shadow SQ, CQ, doorbells */
+#define NVME_PEER_INFO_FILE	(1U << 2)	/* file_* describe a binding */
 
 /**
  * struct nvme_peer_info - NVME_PEER_IOC_QUERY
@@ -238,6 +278,14 @@ enum nvme_peer_reason {
  * @cq_db_addr: bus address of the CQ head doorbell (CAP_SYS_ADMIN)
  * @mode: &enum nvme_peer_mode
  * @guarantee: &enum nvme_peer_guarantee: what confines a hostile peer
+ * @file_dev: (NVME_PEER_INFO_FILE) the bound file's device, as st_dev
+ *	(new_encode_dev())
+ * @file_access: NVME_PEER_ACCESS_*
+ * @file_ino: its inode number
+ * @file_off: the range's first byte
+ * @file_len: the range's length
+ * @file_extents: number of extents (NVME_PEER_IOC_FILE_MAP lists them)
+ * @lease: &enum nvme_peer_lease
  *
  * In mediated mode the SQ, CQ and doorbell regions are the shadow ones: the
  * doorbells are little-endian 32-bit words in memory at @sq_db_in_page and
@@ -272,6 +320,43 @@ struct nvme_peer_info {
 	__u64 cq_db_addr;
 	__u32 mode;
 	__u32 guarantee;
+	__u32 file_dev;
+	__u32 file_access;
+	__u64 file_ino;
+	__u64 file_off;
+	__u64 file_len;
+	__u32 file_extents;
+	__u32 lease;
+};
+
+/**
+ * struct nvme_peer_file_extent - where a piece of a bound file is
+ * @off: byte offset in the file
+ * @slba: its first LBA in the namespace
+ * @nlb: number of LBAs
+ */
+struct nvme_peer_file_extent {
+	__u64 off;
+	__u64 slba;
+	__u64 nlb;
+};
+
+/**
+ * struct nvme_peer_file_map - NVME_PEER_IOC_FILE_MAP: the bound file's map
+ * @size: sizeof(struct nvme_peer_file_map)
+ * @flags: 0
+ * @nr: in: room in @extents; out: the number of extents (all of them,
+ *	even when more than fit: call again with more room)
+ * @rsvd: 0
+ * @extents: user pointer to @nr struct nvme_peer_file_extent, in file
+ *	order; holes and unwritten extents are not in the map
+ */
+struct nvme_peer_file_map {
+	__u32 size;
+	__u32 flags;
+	__u32 nr;
+	__u32 rsvd;
+	__u64 extents;
 };
 
 /**
@@ -305,5 +390,6 @@ struct nvme_peer_ring {
 #define NVME_PEER_IOC_QUERY	_IO(NVME_PEER_IOC_MAGIC, 0x82)
 #define NVME_PEER_IOC_RELEASE	_IO(NVME_PEER_IOC_MAGIC, 0x83)
 #define NVME_PEER_IOC_RING	_IO(NVME_PEER_IOC_MAGIC, 0x84)
+#define NVME_PEER_IOC_FILE_MAP	_IO(NVME_PEER_IOC_MAGIC, 0x85)
 
 #endif /* _UAPI_LINUX_NVME_PEER_H */

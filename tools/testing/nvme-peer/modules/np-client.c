@@ -12,7 +12,10 @@
  *            "cpu", MODE mediated (default) or direct, OPS the opcodes a
  *            mediated queue may use as letters r, w, f, z (Write Zeroes),
  *            d (DSM); default "rwf"; EXT "SLBA+NLB" the one LBA range
- *            it may touch (default: the whole namespace)
+ *            it may touch (default: the whole namespace), or
+ *            "file=PATH,OFF,LEN,r|rw": a file the driver opens for its
+ *            user and binds (its blocks become the extents).  The revoke
+ *            callback only counts: it never stops anything
  *   status   read: one line per reservation
  *            "qid=Q ctrl=C state=active|revoked reason=R callbacks=N"
  *   release  write "QID" or "all"
@@ -21,13 +24,16 @@
  *            fills the buffer from SEED; fails with -EIO on an NVMe error.
  *            R, W and F do the same but have the edu device (np-accel)
  *            write the SQE and ring the SQ doorbell peer-to-peer: the
- *            reservation must name the edu device as its peer.
+ *            reservation must name the edu device as its peer.  s is a
+ *            read by a stale peer: submitted even after revocation,
+ *            -ETIMEDOUT after 1 s without a completion.
  *   data     read: the data buffer of the queue the last io used
  *   status_code read: NVMe status of the last io
  */
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
+#include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/nvme.h>
 #include <linux/nvme-peer.h>
@@ -115,50 +121,100 @@ static int npc_ops(const char *s, u32 *ops)
 	return 0;
 }
 
-static ssize_t reserve_write(struct file *file, const char __user *ubuf,
-			     size_t count, loff_t *ppos)
-{
-	char buf[160], ctrl[16], sq[8], cq[8], data[8], peer[32];
-	char mode[16] = "mediated", ops[8] = "rwf", ext[48] = "";
+/* A reserve line, parsed; on the heap: it does not fit a stack frame. */
+struct npc_req {
+	char buf[224], ctrl[16], sq[8], cq[8], data[8], peer[32];
+	char mode[16], ops[8], ext[96];
 	struct nvme_peer_extent extent;
-	struct nvme_peer_params p = { };
+	struct nvme_peer_params p;
+	struct file *file;
+};
+
+/*
+ * The last word: SLBA+NLB (one extent), or file=PATH,OFF,LEN,ACCESS (a
+ * file the driver opens for its user and binds; ACCESS r or rw).
+ */
+static int npc_ext(struct npc_req *r)
+{
+	char *path = r->ext + 5, *word[3], *comma;	/* OFF, LEN, ACCESS */
+	bool rw;
+	int i;
+
+	if (!r->ext[0])
+		return 0;
+	if (strncmp(r->ext, "file=", 5)) {
+		if (sscanf(r->ext, "%llu+%llu", &r->extent.slba,
+			   &r->extent.nlb) != 2)
+			return -EINVAL;
+		r->p.policy.extents = &r->extent;
+		r->p.policy.nr_extents = 1;
+		return 0;
+	}
+	for (i = 2; i >= 0; i--) {
+		comma = strrchr(path, ',');
+		if (!comma)
+			return -EINVAL;
+		*comma = '\0';
+		word[i] = comma + 1;
+	}
+	rw = !strcmp(word[2], "rw");
+	if ((!rw && strcmp(word[2], "r")) ||
+	    kstrtou64(word[0], 0, &r->p.file.off) ||
+	    kstrtou64(word[1], 0, &r->p.file.len))
+		return -EINVAL;
+	r->file = filp_open(path, O_LARGEFILE | (rw ? O_RDWR : O_RDONLY), 0);
+	if (IS_ERR(r->file)) {
+		i = PTR_ERR(r->file);
+		r->file = NULL;
+		return i;
+	}
+	r->p.file.file = r->file;
+	r->p.file.access = NVME_PEER_ACCESS_READ |
+			   (rw ? NVME_PEER_ACCESS_WRITE : 0);
+	return 0;
+}
+
+static ssize_t npc_reserve(struct npc_req *r, const char __user *ubuf,
+			   size_t count)
+{
+	struct nvme_peer_params *p = &r->p;
 	struct device *peer_dev = NULL;
 	struct npc_handle *h;
 	struct nvme_peer_addrs a;
 	unsigned long size;
 	int ret;
 
-	ret = npc_get_line(buf, sizeof(buf), ubuf, count);
+	ret = npc_get_line(r->buf, sizeof(r->buf), ubuf, count);
 	if (ret)
 		return ret;
-	if (sscanf(buf, "%15s %u %u %7s %7s %7s %lu %31s %15s %7s %47s", ctrl,
-		   &p.nsid, &p.depth, sq, cq, data, &size, peer, mode,
-		   ops, ext) < 8)
+	strscpy(r->mode, "mediated", sizeof(r->mode));
+	strscpy(r->ops, "rwf", sizeof(r->ops));
+	if (sscanf(r->buf, "%15s %u %u %7s %7s %7s %lu %31s %15s %7s %95s",
+		   r->ctrl, &p->nsid, &p->depth, r->sq, r->cq, r->data, &size,
+		   r->peer, r->mode, r->ops, r->ext) < 8)
 		return -EINVAL;
-	if (!strcmp(mode, "direct")) {
-		p.mode = NVME_PEER_MODE_DIRECT;	/* no policy */
-	} else if (!strcmp(mode, "mediated")) {
-		ret = npc_ops(ops, &p.policy.opcodes);
+	if (!strcmp(r->mode, "direct")) {
+		p->mode = NVME_PEER_MODE_DIRECT;	/* no policy */
+	} else if (!strcmp(r->mode, "mediated")) {
+		ret = npc_ops(r->ops, &p->policy.opcodes);
 		if (ret)
 			return ret;
 	} else {
 		return -EINVAL;
 	}
-	if (ext[0]) {
-		if (sscanf(ext, "%llu+%llu", &extent.slba, &extent.nlb) != 2)
-			return -EINVAL;
-		p.policy.extents = &extent;
-		p.policy.nr_extents = 1;
-	}
-	if (npc_placement(sq, &p.sq) || npc_placement(cq, &p.cq) ||
-	    npc_placement(data, &p.data))
+	ret = npc_ext(r);
+	if (ret)
+		return ret;
+	if (npc_placement(r->sq, &p->sq) || npc_placement(r->cq, &p->cq) ||
+	    npc_placement(r->data, &p->data))
 		return -EINVAL;
-	p.data_size = size;
-	if (strcmp(peer, "cpu")) {
-		peer_dev = bus_find_device_by_name(&pci_bus_type, NULL, peer);
+	p->data_size = size;
+	if (strcmp(r->peer, "cpu")) {
+		peer_dev = bus_find_device_by_name(&pci_bus_type, NULL,
+						   r->peer);
 		if (!peer_dev)
 			return -ENODEV;
-		p.peer = to_pci_dev(peer_dev);
+		p->peer = to_pci_dev(peer_dev);
 	}
 
 	h = kzalloc(sizeof(*h), GFP_KERNEL);
@@ -166,16 +222,16 @@ static ssize_t reserve_write(struct file *file, const char __user *ubuf,
 		ret = -ENOMEM;
 		goto out_put_peer;
 	}
-	strscpy(h->ctrl, ctrl, sizeof(h->ctrl));
+	strscpy(h->ctrl, r->ctrl, sizeof(h->ctrl));
 	h->phase = 1;
-	h->pctrl = nvme_peer_ctrl_get_by_name(ctrl);
+	h->pctrl = nvme_peer_ctrl_get_by_name(r->ctrl);
 	if (!h->pctrl) {
 		ret = -ENODEV;
 		goto out_free;
 	}
-	p.revoke = npc_revoke;
-	p.priv = h;
-	h->q = nvme_peer_reserve(h->pctrl, &p);
+	p->revoke = npc_revoke;
+	p->priv = h;
+	h->q = nvme_peer_reserve(h->pctrl, p);
 	if (IS_ERR(h->q)) {
 		ret = PTR_ERR(h->q);
 		goto out_put_ctrl;
@@ -202,6 +258,21 @@ out_put_peer:
 	return ret;
 }
 
+static ssize_t reserve_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	struct npc_req *r = kzalloc(sizeof(*r), GFP_KERNEL);
+	ssize_t ret;
+
+	if (!r)
+		return -ENOMEM;
+	ret = npc_reserve(r, ubuf, count);
+	if (r->file)		/* the reservation holds its own reference */
+		filp_close(r->file, NULL);
+	kfree(r);
+	return ret;
+}
+
 static const struct file_operations reserve_fops = {
 	.owner = THIS_MODULE,
 	.write = reserve_write,
@@ -210,7 +281,7 @@ static const struct file_operations reserve_fops = {
 
 static const char * const npc_reasons[] = {
 	"none", "release", "admin", "reset", "ctrl-down", "removed", "unload",
-	"namespace", "peer-removed",
+	"namespace", "peer-removed", "layout",
 };
 
 static int status_show(struct seq_file *m, void *v)
@@ -284,10 +355,10 @@ static const struct file_operations release_fops = {
 
 /* The CPU as the peer: one command, submitted and reaped by polling. */
 static int npc_submit(struct npc_handle *h, struct nvme_peer_addrs *a,
-		      struct nvme_command *c, bool edu, u16 *status)
+		      struct nvme_command *c, bool edu, bool stale, u16 *status)
 {
 	struct nvme_completion *cqe;
-	unsigned long timeout = jiffies + 10 * HZ;
+	unsigned long timeout = jiffies + (stale ? HZ : 10 * HZ);
 	struct nvme_command *sq = a->sq;
 	__le32 tail;
 	int ret;
@@ -313,7 +384,7 @@ static int npc_submit(struct npc_handle *h, struct nvme_peer_addrs *a,
 	while ((le16_to_cpu(READ_ONCE(cqe->status)) & 1) != h->phase) {
 		if (time_after(jiffies, timeout))
 			return -ETIMEDOUT;
-		if (nvme_peer_revoked(h->q))
+		if (!stale && nvme_peer_revoked(h->q))
 			return -ENXIO;
 		usleep_range(50, 100);
 	}
@@ -336,7 +407,7 @@ static ssize_t io_write(struct file *file, const char __user *ubuf,
 	struct nvme_peer_addrs a;
 	struct npc_handle *h;
 	char buf[80], op;
-	bool edu;
+	bool edu, stale;
 	u32 qid, nlb, seed;
 	u64 slba;
 	size_t len;
@@ -351,6 +422,9 @@ static ssize_t io_write(struct file *file, const char __user *ubuf,
 
 	edu = isupper(op);
 	op = tolower(op);
+	stale = op == 's';
+	if (stale)
+		op = 'r';
 
 	mutex_lock(&npc_lock);
 	h = qid < NPC_MAX ? npc_handles[qid] : NULL;
@@ -358,7 +432,7 @@ static ssize_t io_write(struct file *file, const char __user *ubuf,
 	if (!h)
 		goto out_unlock;
 	ret = nvme_peer_query(h->q, &a);
-	if (ret)
+	if (ret && !(stale && ret == -ENXIO))
 		goto out_unlock;
 	len = (size_t)nlb << a.lba_shift;
 	ret = -EINVAL;
@@ -392,7 +466,7 @@ static ssize_t io_write(struct file *file, const char __user *ubuf,
 		if (len > PAGE_SIZE)
 			c.rw.dptr.prp2 = cpu_to_le64(a.data_ctrl_dma + PAGE_SIZE);
 	}
-	ret = npc_submit(h, &a, &c, edu, &status);
+	ret = npc_submit(h, &a, &c, edu, stale, &status);
 	npc_last = h;
 	npc_last_status = status;
 	if (!ret && status)

@@ -48,6 +48,8 @@ static unsigned long long np_value(void)
 static const int np_allowed[] = {
 	0, EPERM, ENOENT, EIO, ENXIO, E2BIG, ENOMEM, EACCES, EFAULT, EBUSY,
 	ENODEV, EXDEV, EINVAL, ENOSPC, ENOTTY, EAGAIN, EOPNOTSUPP,
+	/* file bindings and NVME_PEER_IOC_FILE_MAP */
+	EBADF, EISDIR, ENODATA,
 };
 
 static int np_errno_ok(int e)

@@ -85,6 +85,10 @@ if [ "$topo" = switch ]; then
 fi
 case "$topo" in switch|iommu) kselftest guard_test ;; esac
 [ "$topo" = two-ctrl ] && kselftest two_ctrl_test
+if [ "$topo" = two-ctrl ]; then
+	kselftest file_test
+	umount /mnt/np 2>/dev/null
+fi
 rmmod np-client 2>/dev/null
 rmmod np-accel nvme-peer nvme nvme-core || echo "NP-FATAL module unload"
 exit 0

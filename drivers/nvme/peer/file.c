@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvme-peer: file-bound reservations.
+ *
+ * A byte range of a file becomes a mediated queue's extents, the way the
+ * pNFS block layout server hands out a layout (fs/nfsd/blocklayout.c):
+ * take a layout lease (FL_LAYOUT) first, then map the range with the file
+ * system's ->map_blocks().  The lease keeps the mapped blocks the file's:
+ * before XFS changes the range's layout (truncate, fallocate, write(2),
+ * reflink, dedupe) it breaks the lease and waits until it is given back.
+ * nvme-peer fences the queue from a work item (->lm_break() runs under a
+ * spinlock), then gives the lease back.  See "File-bound queues" in
+ * Documentation/nvme/peer-queues.rst.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/exportfs.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/iomap.h>
+#include <linux/kref.h>
+#include <linux/slab.h>
+
+#include "nvme.h"
+#include "nvme-peer.h"
+
+/* how long a layout break waits for forwarded commands: then Delete SQ */
+#define NP_LAYOUT_BUDGET	(HZ)
+
+/* A file range bound to a reservation; freed with its last reference. */
+struct np_bind {
+	struct kref ref;		/* the queue's, and a pending break's */
+	struct file *file;
+	u64 off, len;
+	u32 access;
+	u64 part_off;			/* partition start on the namespace, bytes */
+
+	spinlock_t lock;		/* @q, @lease */
+	struct nvme_peer_queue *q;	/* NULL before attach and once freed */
+	bool attached;			/* the peer may have used the range */
+	enum nvme_peer_lease lease;
+	ktime_t break_start;
+
+	struct mutex lease_lock;	/* the lease is given back once */
+	bool lease_held;
+	u64 fence_ns;			/* last break: broken -> given back */
+	struct work_struct break_work;
+
+	/* the written blocks of the range, in file order (immutable) */
+	struct nvme_peer_file_extent *map;
+	u64 *daddr;			/* each piece's byte address */
+	u32 nr_map;
+	struct nvme_peer_extent *lbas;	/* the same, as the policy's extents */
+};
+
+static void np_bind_free(struct kref *ref)
+{
+	struct np_bind *b = container_of(ref, struct np_bind, ref);
+
+	fput(b->file);
+	kvfree(b->map);
+	kvfree(b->daddr);
+	kvfree(b->lbas);
+	kfree(b);
+}
+
+/* Give the lease back (once): the breaking operation proceeds. */
+static void np_bind_return_lease(struct np_bind *b)
+{
+	void *owner = b;
+
+	mutex_lock(&b->lease_lock);
+	if (b->lease_held) {
+		np_setlease(b->file, F_UNLCK, NULL, &owner);
+		b->lease_held = false;
+		spin_lock(&b->lock);
+		if (b->lease == NVME_PEER_LEASE_BREAKING)
+			b->fence_ns = ktime_to_ns(ktime_sub(ktime_get(),
+							    b->break_start));
+		b->lease = NVME_PEER_LEASE_RETURNED;
+		spin_unlock(&b->lock);
+	}
+	mutex_unlock(&b->lease_lock);
+}
+
+/*
+ * The peer may have written the range behind the page cache's back: drop
+ * the cached pages so that readers see the media, and tell them it changed.
+ */
+static void np_bind_written(struct np_bind *b)
+{
+	struct address_space *mapping = b->file->f_mapping;
+	int ret;
+
+	if (!(b->access & NVME_PEER_ACCESS_WRITE) || !b->attached)
+		return;
+	ret = invalidate_inode_pages2_range(mapping, b->off >> PAGE_SHIFT,
+					    (b->off + b->len - 1) >> PAGE_SHIFT);
+	if (ret)
+		pr_warn("inode %lu: cached pages of a peer-written range stay (%d)\n",
+			file_inode(b->file)->i_ino, ret);
+	file_update_time(b->file);
+}
+
+/*
+ * The file system is about to change the file's layout and waits for the
+ * lease: fence the queue (no more forwarding, forwarded commands complete
+ * or are aborted by Delete SQ), tell its owner, give the lease back.
+ */
+static void np_bind_break_work(struct work_struct *work)
+{
+	struct np_bind *b = container_of(work, struct np_bind, break_work);
+	struct nvme_peer_queue *q = NULL;
+
+	spin_lock(&b->lock);
+	if (b->q && kobject_get_unless_zero(&b->q->kobj))
+		q = b->q;
+	spin_unlock(&b->lock);
+	if (q) {
+		if (!np_fence_queue(q, NVME_PEER_REASON_LAYOUT,
+				    NP_LAYOUT_BUDGET))
+			dev_warn(q->pctrl->ctrl->device,
+				 "nvme-peer: qid %u held commands at a layout break for over %u ms: deleted\n",
+				 q->qid, jiffies_to_msecs(NP_LAYOUT_BUDGET));
+		np_bind_written(b);
+		kobject_put(&q->kobj);
+	}
+	np_bind_return_lease(b);
+	kref_put(&b->ref, np_bind_free);
+}
+
+/* Called by the lease code with its spinlock held: no sleeping. */
+static bool np_lease_break(struct np_lease *fl)
+{
+	struct np_bind *b = np_lease_owner(fl);
+
+	fl->fl_break_time = 0;		/* we give it back, within the budget */
+	spin_lock(&b->lock);
+	if (b->lease == NVME_PEER_LEASE_HELD) {
+		b->lease = NVME_PEER_LEASE_BREAKING;
+		b->break_start = ktime_get();
+		kref_get(&b->ref);
+		queue_work(np_wq, &b->break_work);
+	}
+	spin_unlock(&b->lock);
+	return false;
+}
+
+static int np_lease_change(struct np_lease *fl, int arg,
+			   struct list_head *dispose)
+{
+	return lease_modify(fl, arg, dispose);
+}
+
+static const struct np_lease_ops np_layout_lease_ops = {
+	.lm_break = np_lease_break,
+	.lm_change = np_lease_change,
+};
+
+static int np_bind_take_lease(struct np_bind *b)
+{
+	struct np_lease *fl = np_lease_alloc();
+	int ret;
+
+	if (!fl)
+		return -ENOMEM;
+	np_lease_init(fl, b->file, b);
+	fl->fl_lmops = &np_layout_lease_ops;
+	ret = np_setlease(b->file, F_RDLCK, &fl, NULL);
+	if (fl)			/* not used: an error, or it joined ours */
+		np_lease_free(fl);
+	if (!ret) {
+		b->lease_held = true;
+		b->lease = NVME_PEER_LEASE_HELD;
+	}
+	return ret;
+}
+
+/* Double the map's room (*@room pieces). */
+static int np_bind_grow(struct np_bind *b, u32 *room)
+{
+	u32 want = *room ? min_t(u32, 2 * *room, NVME_PEER_MAX_EXTENTS) : 16;
+	struct nvme_peer_file_extent *map;
+	u64 *daddr;
+
+	map = kvmalloc_array(want, sizeof(*map), GFP_KERNEL);
+	daddr = kvmalloc_array(want, sizeof(*daddr), GFP_KERNEL);
+	if (!map || !daddr) {
+		kvfree(map);
+		kvfree(daddr);
+		return -ENOMEM;
+	}
+	if (b->nr_map) {
+		memcpy(map, b->map, b->nr_map * sizeof(*map));
+		memcpy(daddr, b->daddr, b->nr_map * sizeof(*daddr));
+	}
+	kvfree(b->map);
+	kvfree(b->daddr);
+	b->map = map;
+	b->daddr = daddr;
+	*room = want;
+	return 0;
+}
+
+/* Append [pos, pos + len) at byte @daddr, merging with the last piece. */
+static int np_bind_add(struct np_bind *b, u64 pos, u64 daddr, u64 len,
+		       u32 *room)
+{
+	struct nvme_peer_file_extent *last = b->nr_map ?
+					      &b->map[b->nr_map - 1] : NULL;
+	int ret;
+
+	if (last && last->off + last->nlb == pos &&
+	    b->daddr[b->nr_map - 1] + last->nlb == daddr) {
+		last->nlb += len;	/* bytes until np_bind_policy() */
+		return 0;
+	}
+	if (b->nr_map == NVME_PEER_MAX_EXTENTS)
+		return -E2BIG;
+	if (b->nr_map == *room) {
+		ret = np_bind_grow(b, room);
+		if (ret)
+			return ret;
+	}
+	b->map[b->nr_map].off = pos;
+	b->map[b->nr_map].nlb = len;
+	b->daddr[b->nr_map++] = daddr;
+	return 0;
+}
+
+/*
+ * Map the range: written blocks only.  Holes and unwritten (preallocated)
+ * extents stay out of the map, so the guard refuses them; ->map_blocks()
+ * writes delayed allocations back first and refuses reflinked inodes.
+ */
+static int np_bind_map(struct np_bind *b)
+{
+	struct inode *inode = file_inode(b->file);
+	const struct export_operations *ops = inode->i_sb->s_export_op;
+	u64 pos = b->off, end = b->off + b->len, n;
+	struct iomap map;
+	u32 gen, room = 0;
+	int ret;
+
+	while (pos < end) {
+		memset(&map, 0, sizeof(map));
+		ret = ops->map_blocks(inode, pos, end - pos, &map, false, &gen);
+		if (ret == -ENXIO)
+			pr_info("inode %lu: the file system cannot hand out its blocks (reflinked or realtime file)\n",
+				inode->i_ino);
+		if (ret)
+			return ret;
+		if (map.offset > pos || map.offset + map.length <= pos)
+			return -EIO;
+		n = min(map.offset + map.length, end) - pos;
+		if (map.type == IOMAP_MAPPED && !(map.flags & IOMAP_F_SHARED)) {
+			ret = np_bind_add(b, pos, map.addr + pos - map.offset,
+					  n, &room);
+			if (ret)
+				return ret;
+		}
+		pos += n;
+	}
+	return b->nr_map ? 0 : -ENODATA;
+}
+
+/* What a binding asks for that no file can give: -EINVAL, -EBADF... */
+static int np_bind_check(struct nvme_peer_ctrl *pctrl,
+			 const struct nvme_peer_params *p, struct file *file,
+			 u64 *part_off)
+{
+	const struct nvme_peer_file *pf = &p->file;
+	struct inode *inode = file_inode(file);
+	struct super_block *sb = inode->i_sb;
+	struct nvme_ns *ns;
+	bool ours;
+
+	if (p->mode != NVME_PEER_MODE_MEDIATED || p->policy.nr_extents ||
+	    (pf->access != NVME_PEER_ACCESS_READ &&
+	     pf->access != (NVME_PEER_ACCESS_READ | NVME_PEER_ACCESS_WRITE)))
+		return -EINVAL;
+	if (S_ISDIR(inode->i_mode))
+		return -EISDIR;
+	if (!S_ISREG(inode->i_mode))
+		return -EINVAL;
+	if (!(file->f_mode & FMODE_READ) ||
+	    ((pf->access & NVME_PEER_ACCESS_WRITE) &&
+	     !(file->f_mode & FMODE_WRITE)))
+		return -EBADF;
+	if (!sb->s_bdev)
+		return -EXDEV;
+	ns = nvme_find_get_ns(pctrl->ctrl, p->nsid);
+	if (!ns)
+		return -ENODEV;
+	ours = ns->disk == sb->s_bdev->bd_disk;
+	nvme_put_ns(ns);
+	if (!ours)
+		return -EXDEV;
+	if (!sb->s_export_op || !sb->s_export_op->map_blocks) {
+		pr_info("%s: no ->map_blocks(): cannot bind files (needs CONFIG_EXPORTFS_BLOCK_OPS and XFS)\n",
+			sb->s_id);
+		return -EOPNOTSUPP;
+	}
+	if (!pf->len || !IS_ALIGNED(pf->off | pf->len, sb->s_blocksize) ||
+	    pf->off + pf->len < pf->off ||
+	    pf->off + pf->len > i_size_read(inode))
+		return -EINVAL;
+	*part_off = (u64)sb->s_bdev->bd_start_sect << SECTOR_SHIFT;
+	return 0;
+}
+
+/**
+ * np_bind_file() - lease and map the file range @p names
+ * @pctrl: the controller
+ * @p: the reservation's parameters, with @p->file.file set
+ * @bp: the binding, on success
+ *
+ * Runs before the reservation takes the controller's lock: mapping writes
+ * back dirty pages of the file.
+ *
+ * Return: 0, or -EINVAL (not mediated, extents given, a bad access, an
+ * unaligned range or one past EOF), -EISDIR, -EBADF (not open for the
+ * access asked), -EXDEV (not on this namespace), -EOPNOTSUPP (no
+ * ->map_blocks()), -ENXIO (a reflinked file), -ENODATA (no written block
+ * in the range), -E2BIG (more than %NVME_PEER_MAX_EXTENTS pieces),
+ * -EAGAIN (the layout changed while mapping), -ENOMEM.
+ */
+int np_bind_file(struct nvme_peer_ctrl *pctrl, const struct nvme_peer_params *p,
+		 struct np_bind **bp)
+{
+	struct file *file = p->file.file;
+	struct np_bind *b;
+	u64 part_off;
+	int ret;
+
+	ret = np_bind_check(pctrl, p, file, &part_off);
+	if (ret)
+		return ret;
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	kref_init(&b->ref);
+	b->file = get_file(file);
+	b->off = p->file.off;
+	b->len = p->file.len;
+	b->access = p->file.access;
+	b->part_off = part_off;
+	spin_lock_init(&b->lock);
+	mutex_init(&b->lease_lock);
+	INIT_WORK(&b->break_work, np_bind_break_work);
+
+	ret = np_bind_take_lease(b);
+	if (!ret)
+		ret = np_bind_map(b);
+	if (ret) {
+		np_bind_put(b);
+		return ret;
+	}
+	*bp = b;
+	return 0;
+}
+
+/**
+ * np_bind_policy() - the binding's blocks as a mediated queue's extents
+ * @b: the binding
+ * @lba_shift: the namespace's LBA size
+ * @ns_size: the namespace's size in LBAs
+ * @pol: its extents are set (the binding owns them)
+ *
+ * Return: 0, or -EINVAL when the file system's blocks do not fall on LBA
+ * boundaries (blocks smaller than an LBA, an unaligned partition) or lie
+ * outside the namespace.
+ */
+int np_bind_policy(struct np_bind *b, u32 lba_shift, u64 ns_size,
+		   struct nvme_peer_policy *pol)
+{
+	u64 mask = (1ULL << lba_shift) - 1, addr;
+	u32 i;
+
+	b->lbas = kvcalloc(b->nr_map, sizeof(*b->lbas), GFP_KERNEL);
+	if (!b->lbas)
+		return -ENOMEM;
+	for (i = 0; i < b->nr_map; i++) {
+		addr = b->part_off + b->daddr[i];
+		if ((addr | b->map[i].nlb) & mask ||
+		    (addr >> lba_shift) + (b->map[i].nlb >> lba_shift) > ns_size)
+			return -EINVAL;
+		b->map[i].slba = addr >> lba_shift;
+		b->map[i].nlb >>= lba_shift;
+		b->lbas[i].slba = b->map[i].slba;
+		b->lbas[i].nlb = b->map[i].nlb;
+	}
+	pol->extents = b->lbas;
+	pol->nr_extents = b->nr_map;
+	return 0;
+}
+
+/**
+ * np_bind_attach() - a layout break from now on fences @q
+ * @b: the binding
+ * @q: its reservation, on the controller's queue list
+ *
+ * Return: 0, or -EAGAIN if the lease was broken before: the layout may
+ * have changed since it was mapped.
+ */
+int np_bind_attach(struct np_bind *b, struct nvme_peer_queue *q)
+{
+	int ret;
+
+	spin_lock(&b->lock);
+	b->q = q;
+	b->attached = true;
+	ret = b->lease == NVME_PEER_LEASE_HELD ? 0 : -EAGAIN;
+	spin_unlock(&b->lock);
+	return ret;
+}
+
+/**
+ * np_bind_put() - a reservation lets go of its binding
+ * @b: the binding, or NULL
+ *
+ * Gives the lease back, drops the page cache of a range the peer may have
+ * written, and drops the file once no layout break is pending.
+ */
+void np_bind_put(struct np_bind *b)
+{
+	if (!b)
+		return;
+	spin_lock(&b->lock);
+	b->q = NULL;
+	spin_unlock(&b->lock);
+	np_bind_return_lease(b);
+	np_bind_written(b);
+	kref_put(&b->ref, np_bind_free);
+}
+
+/**
+ * np_bind_describe() - what a reservation's binding is, for QUERY and sysfs
+ * @b: the binding, or NULL
+ * @d: filled in; all 0 without a binding
+ */
+void np_bind_describe(struct np_bind *b, struct np_bind_desc *d)
+{
+	struct inode *inode;
+
+	memset(d, 0, sizeof(*d));
+	if (!b)
+		return;
+	inode = file_inode(b->file);
+	d->dev = inode->i_sb->s_dev;
+	d->ino = inode->i_ino;
+	d->off = b->off;
+	d->len = b->len;
+	d->access = b->access;
+	d->nr_map = b->nr_map;
+	d->map = b->map;
+	spin_lock(&b->lock);
+	d->lease = b->lease;
+	d->fence_ns = b->fence_ns;
+	spin_unlock(&b->lock);
+}
+
+static const char *np_lease_name(enum nvme_peer_lease lease)
+{
+	static const char * const names[] = {
+		[NVME_PEER_LEASE_NONE] = "none",
+		[NVME_PEER_LEASE_HELD] = "held",
+		[NVME_PEER_LEASE_BREAKING] = "breaking",
+		[NVME_PEER_LEASE_RETURNED] = "returned",
+	};
+
+	return lease < ARRAY_SIZE(names) ? names[lease] : "?";
+}
+
+/* qN/file: the bound range, its extent count and the lease */
+static ssize_t file_show(struct kobject *kobj, struct kobj_attribute *a,
+			 char *buf)
+{
+	struct np_bind_desc d;
+
+	np_bind_describe(np_queue_of(kobj)->bind, &d);
+	return sysfs_emit(buf,
+			  "dev %u:%u\nino %llu\noff %llu\nlen %llu\naccess %s\nextents %u\nlease %s\nfence_ns %llu\n",
+			  MAJOR(d.dev), MINOR(d.dev), d.ino, d.off, d.len,
+			  d.access & NVME_PEER_ACCESS_WRITE ? "rw" : "read",
+			  d.nr_map, np_lease_name(d.lease), d.fence_ns);
+}
+
+static struct kobj_attribute np_bind_attr_file = __ATTR_RO(file);
+
+static struct attribute *np_bind_attrs[] = {
+	&np_bind_attr_file.attr,
+	NULL,
+};
+
+/* Shown for file-bound queues only. */
+static umode_t np_bind_attr_visible(struct kobject *kobj, struct attribute *a,
+				    int n)
+{
+	return np_queue_of(kobj)->bind ? a->mode : 0;
+}
+
+const struct attribute_group np_bind_attr_group = {
+	.attrs = np_bind_attrs,
+	.is_visible = np_bind_attr_visible,
+};
+
+#if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
+#include "file_kunit.c"
+#endif

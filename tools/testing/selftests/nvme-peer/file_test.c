@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * File-bound queues: a range of a file on XFS (namespace 2 of the two-ctrl
+ * topology's first controller) becomes a mediated queue's extents under a layout
+ * lease; reads match read(2); holes, unwritten extents, other files' blocks
+ * and blocks past EOF are refused; every layout change revokes the queue
+ * before it returns; the three doors (ioctl, in-kernel, sysfs) and the
+ * refusals.
+ */
+#define _GNU_SOURCE
+#include <poll.h>
+#include <time.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <linux/falloc.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <linux/nvme_peer.h>
+
+#include "np_util.h"
+#include "nvme-peer/nvme_peer_queue.h"
+#include "np_queue.h"
+#include "np_file.h"
+#include "kselftest_harness.h"
+
+#define DNR	0x4000
+#define LBA_OOR	(DNR | 0x80)	/* LBA Out of Range */
+
+/* The bound file's map (malloc'ed into *@ext); the count or -errno. */
+static int np_file_map(int fd, struct nvme_peer_file_extent **ext)
+{
+	struct nvme_peer_file_map m = { .size = sizeof(m) };
+
+	if (ioctl(fd, NVME_PEER_IOC_FILE_MAP, &m))
+		return -errno;
+	*ext = calloc(m.nr, sizeof(**ext));
+	m.extents = (uintptr_t)*ext;
+	if (!*ext || ioctl(fd, NVME_PEER_IOC_FILE_MAP, &m))
+		return -errno;
+	return m.nr;
+}
+
+/*
+ * Physical extents of @fd (FIEMAP), as 512-byte LBAs of the namespace;
+ * @unwritten selects unwritten (preallocated) ones instead of written.
+ */
+static int np_fiemap(int fd, int unwritten, __u64 *slba, __u64 *nlb, int max)
+{
+	struct fiemap *fm = calloc(1, sizeof(*fm) + 64 * sizeof(fm->fm_extents[0]));
+	int i, n = 0;
+
+	fm->fm_length = ~0ULL;
+	fm->fm_flags = FIEMAP_FLAG_SYNC;
+	fm->fm_extent_count = 64;
+	if (ioctl(fd, FS_IOC_FIEMAP, fm)) {
+		free(fm);
+		return -errno;
+	}
+	for (i = 0; i < (int)fm->fm_mapped_extents && n < max; i++) {
+		struct fiemap_extent *e = &fm->fm_extents[i];
+
+		if (!!(e->fe_flags & FIEMAP_EXTENT_UNWRITTEN) != !!unwritten)
+			continue;
+		slba[n] = e->fe_physical / 512;
+		nlb[n++] = e->fe_length / 512;
+	}
+	free(fm);
+	return n;
+}
+
+/* Read every extent of the map through the queue; compare with pread(). */
+static int np_check_map(int fd, struct np_map *m, int file_fd,
+			struct nvme_peer_file_extent *ext, int n)
+{
+	char want[8192];
+	__u64 done, nlb;
+	int i, st;
+
+	for (i = 0; i < n; i++) {
+		for (done = 0; done < ext[i].nlb; done += nlb) {
+			nlb = ext[i].nlb - done < 16 ? ext[i].nlb - done : 16;
+			st = np_cmd_ns(fd, m, NPQ_OPC_READ, FS_NS,
+				       ext[i].slba + done, nlb, 5000);
+			if (st)
+				return st;
+			if (pread(file_fd, want, nlb * 512,
+				  ext[i].off + done * 512) != (ssize_t)(nlb * 512) ||
+			    memcmp(want, m->data, nlb * 512))
+				return -EIO;
+		}
+	}
+	return 0;
+}
+
+TEST(bound_file_reads_match_and_nothing_else)
+{
+	struct nvme_peer_file_extent *ext;
+	__u64 slba[8], nlb[8], end = 0;
+	int fd, file, other, sparse, n, i;
+	struct nvme_peer_info info;
+	struct np_map m;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	file = np_mkfile("plain", 8 * MIB, 1);
+	other = np_mkfile("other", MIB, 2);
+	ASSERT_LE(0, file);
+	ASSERT_LE(0, other);
+	fd = np_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, np_bind(fd, file, FS_NS, 0, 8 * MIB,
+			     NVME_PEER_ACCESS_READ, NVME_PEER_MODE_MEDIATED));
+	ASSERT_EQ(0, np_map_all(fd, &m, 1));
+	info = m.info;
+	EXPECT_TRUE(info.flags & NVME_PEER_INFO_FILE);
+	EXPECT_EQ(NVME_PEER_LEASE_HELD, info.lease);
+	EXPECT_EQ(8 * MIB, info.file_len);
+	n = np_file_map(fd, &ext);
+	ASSERT_LT(0, n);
+	EXPECT_EQ(n, (int)info.file_extents);
+	ASSERT_EQ(0, np_check_map(fd, &m, file, ext, n));
+	for (i = 0; i < n; i++)
+		if (ext[i].slba + ext[i].nlb > end)
+			end = ext[i].slba + ext[i].nlb;
+	/* the block after the file's last one: past EOF */
+	EXPECT_EQ(LBA_OOR, np_cmd_ns(fd, &m, NPQ_OPC_READ, FS_NS, end, 8,
+				     5000));
+	/* another file's blocks */
+	ASSERT_LT(0, np_fiemap(other, 0, slba, nlb, 8));
+	EXPECT_EQ(LBA_OOR, np_cmd_ns(fd, &m, NPQ_OPC_READ, FS_NS, slba[0], 8,
+				     5000));
+	np_unmap_all(&m);
+	close(fd);
+	free(ext);
+
+	/* a hole and an unwritten extent inside the bound range */
+	sparse = np_mkfile("sparse", 4 * MIB, 3);
+	ASSERT_LE(0, sparse);
+	ASSERT_EQ(0, fallocate(sparse, FALLOC_FL_PUNCH_HOLE |
+			       FALLOC_FL_KEEP_SIZE, MIB, MIB));
+	ASSERT_EQ(0, fallocate(sparse, FALLOC_FL_PUNCH_HOLE |
+			       FALLOC_FL_KEEP_SIZE, 2 * MIB, MIB));
+	ASSERT_EQ(0, fallocate(sparse, 0, 2 * MIB, MIB));	/* unwritten */
+	fd = np_open();
+	ASSERT_EQ(0, np_bind(fd, sparse, FS_NS, 0, 4 * MIB,
+			     NVME_PEER_ACCESS_READ, NVME_PEER_MODE_MEDIATED));
+	ASSERT_EQ(0, np_map_all(fd, &m, 1));
+	n = np_file_map(fd, &ext);
+	ASSERT_LT(0, n);
+	for (end = 0, i = 0; i < n; i++) {
+		end += ext[i].nlb;
+		EXPECT_TRUE(ext[i].off < MIB || ext[i].off >= 3 * MIB);
+	}
+	EXPECT_EQ(2 * MIB / 512, end);		/* the written 2 MiB only */
+	ASSERT_EQ(0, np_check_map(fd, &m, sparse, ext, n));
+	ASSERT_LT(0, np_fiemap(sparse, 1, slba, nlb, 8));
+	EXPECT_EQ(LBA_OOR, np_cmd_ns(fd, &m, NPQ_OPC_READ, FS_NS, slba[0], 8,
+				     5000));
+	np_unmap_all(&m);
+	close(fd);
+	free(ext);
+	close(sparse);
+	close(other);
+	close(file);
+}
+
+/* Appends of 16 KiB to @fd with O_DIRECT: allocated as written. */
+static int np_append_direct(const char *name, int *fd)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), MNT "/%s", name);
+	unlink(path);
+	*fd = open(path, O_RDWR | O_CREAT | O_DIRECT, 0644);
+	return *fd < 0 ? -errno : 0;
+}
+
+TEST(fragmented_file)
+{
+	struct nvme_peer_file_extent *ext;
+	char *buf = np_aligned(16384);
+	int fd, a, b, i, n, ra;
+	struct np_map m;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	ASSERT_EQ(0, np_append_direct("frag-a", &a));
+	ASSERT_EQ(0, np_append_direct("frag-b", &b));
+	/* interleaved direct appends: each takes the next free blocks */
+	for (i = 0; i < 64; i++) {
+		np_fill(buf, 16384, 100 + i);
+		ASSERT_EQ(16384, write(a, buf, 16384));
+		ASSERT_EQ(16384, write(b, buf, 16384));
+	}
+	ASSERT_EQ(0, fsync(a));
+	ASSERT_EQ(0, fsync(b));
+	ra = open(MNT "/frag-a", O_RDONLY);	/* buffered, for the check */
+	ASSERT_LE(0, ra);
+	fd = np_open();
+	ASSERT_EQ(0, np_bind(fd, ra, FS_NS, 0, 64 * 16384,
+			     NVME_PEER_ACCESS_READ, NVME_PEER_MODE_MEDIATED));
+	ASSERT_EQ(0, np_map_all(fd, &m, 1));
+	n = np_file_map(fd, &ext);
+	TH_LOG("64 interleaved appends: %d extents", n);
+	ASSERT_LE(16, n);
+	ASSERT_EQ(0, np_check_map(fd, &m, ra, ext, n));
+	np_unmap_all(&m);
+	close(fd);
+	free(ext);
+	free(buf);
+	close(ra);
+	close(a);
+	close(b);
+}
+
+enum np_change {
+	CH_TRUNC_DOWN, CH_TRUNC_UP, CH_FALLOC, CH_PUNCH, CH_COLLAPSE,
+	CH_INSERT, CH_ZERO, CH_WRITE, CH_CLONE, CH_DEDUPE,
+};
+
+FIXTURE(layout) {
+	int fd, file;
+	struct np_map m;
+};
+
+FIXTURE_VARIANT(layout) {
+	enum np_change change;
+};
+
+FIXTURE_VARIANT_ADD(layout, truncate_down) { CH_TRUNC_DOWN };
+FIXTURE_VARIANT_ADD(layout, truncate_up) { CH_TRUNC_UP };
+FIXTURE_VARIANT_ADD(layout, fallocate) { CH_FALLOC };
+FIXTURE_VARIANT_ADD(layout, punch_hole) { CH_PUNCH };
+FIXTURE_VARIANT_ADD(layout, collapse_range) { CH_COLLAPSE };
+FIXTURE_VARIANT_ADD(layout, insert_range) { CH_INSERT };
+FIXTURE_VARIANT_ADD(layout, zero_range) { CH_ZERO };
+FIXTURE_VARIANT_ADD(layout, write) { CH_WRITE };
+FIXTURE_VARIANT_ADD(layout, ficlone) { CH_CLONE };
+FIXTURE_VARIANT_ADD(layout, fideduperange) { CH_DEDUPE };
+
+FIXTURE_SETUP(layout)
+{
+	self->fd = -1;
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	self->file = np_mkfile("layout", 2 * MIB, 7);
+	ASSERT_LE(0, self->file);
+	self->fd = np_open();
+	ASSERT_EQ(0, np_bind(self->fd, self->file, FS_NS, 0, 2 * MIB,
+			     NVME_PEER_ACCESS_READ, NVME_PEER_MODE_MEDIATED));
+	ASSERT_EQ(0, np_map_all(self->fd, &self->m, 1));
+}
+
+FIXTURE_TEARDOWN(layout)
+{
+	if (self->fd >= 0) {
+		np_unmap_all(&self->m);
+		close(self->fd);
+		close(self->file);
+	}
+}
+
+/* Change the layout of @file as @change does; 0 or -errno. */
+static int np_change_layout(int file, enum np_change change)
+{
+	struct file_dedupe_range *d;
+	char buf[4096] = { 1 };
+	int other, ret = 0;
+
+	switch (change) {
+	case CH_TRUNC_DOWN:
+		return ftruncate(file, MIB) ? -errno : 0;
+	case CH_TRUNC_UP:
+		return ftruncate(file, 4 * MIB) ? -errno : 0;
+	case CH_FALLOC:
+		return fallocate(file, 0, 2 * MIB, MIB) ? -errno : 0;
+	case CH_PUNCH:
+		return fallocate(file, FALLOC_FL_PUNCH_HOLE |
+				 FALLOC_FL_KEEP_SIZE, 0, 65536) ? -errno : 0;
+	case CH_COLLAPSE:
+		return fallocate(file, FALLOC_FL_COLLAPSE_RANGE, 0, 65536) ?
+		       -errno : 0;
+	case CH_INSERT:
+		return fallocate(file, FALLOC_FL_INSERT_RANGE, 0, 65536) ?
+		       -errno : 0;
+	case CH_ZERO:
+		return fallocate(file, FALLOC_FL_ZERO_RANGE, 0, 65536) ?
+		       -errno : 0;
+	case CH_WRITE:
+		return pwrite(file, buf, sizeof(buf), 0) == sizeof(buf) ?
+		       0 : -errno;
+	case CH_CLONE:
+	case CH_DEDUPE:
+		break;
+	}
+	other = np_mkfile("layout-copy", 2 * MIB, 7);	/* the same bytes */
+	if (other < 0)
+		return -EIO;
+	if (change == CH_CLONE) {
+		ret = ioctl(other, FICLONE, file) ? -errno : 0;
+	} else {
+		d = calloc(1, sizeof(*d) + sizeof(d->info[0]));
+		d->src_length = MIB;
+		d->dest_count = 1;
+		d->info[0].dest_fd = other;
+		ret = ioctl(file, FIDEDUPERANGE, d) ? -errno : 0;
+		if (!ret && d->info[0].status != FILE_DEDUPE_RANGE_SAME)
+			ret = -EIO;
+		free(d);
+	}
+	close(other);
+	return ret;
+}
+
+TEST_F(layout, change_revokes_before_it_returns)
+{
+	struct pollfd pfd = { .fd = self->fd, .events = POLLIN };
+	struct nvme_peer_info info;
+	struct timespec t0, t1;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	ASSERT_EQ(0, np_query(self->fd, &info));
+	ASSERT_EQ(NVME_PEER_STATE_ACTIVE, info.state);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ASSERT_EQ(0, np_change_layout(self->file, variant->change));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ASSERT_EQ(0, np_query(self->fd, &info));
+	EXPECT_EQ(NVME_PEER_STATE_REVOKED, info.state);
+	EXPECT_EQ(NVME_PEER_REASON_LAYOUT, info.reason);
+	EXPECT_EQ(NVME_PEER_LEASE_RETURNED, info.lease);
+	EXPECT_EQ(1, poll(&pfd, 1, 0));
+	EXPECT_TRUE(pfd.revents & POLLERR);
+	TH_LOG("layout change returned after %ld us",
+	       (t1.tv_sec - t0.tv_sec) * 1000000 +
+	       (t1.tv_nsec - t0.tv_nsec) / 1000);
+}
+
+/* The "reason=" and "callbacks=" of np-client's reservation @qid. */
+static int np_client_status(int qid, char *reason, int *callbacks)
+{
+	char buf[1024], *line, want[32];
+
+	if (np_read(NP_DBG_CLIENT "/status", buf, sizeof(buf)))
+		return -1;
+	snprintf(want, sizeof(want), "qid=%d ", qid);
+	line = strstr(buf, want);
+	if (!line || sscanf(line, "qid=%*d ctrl=%*s state=%*s reason=%31s callbacks=%d",
+			    reason, callbacks) != 2)
+		return -1;
+	return 0;
+}
+
+/*
+ * An in-kernel owner (np-client opens the file for its user) whose
+ * callback does nothing but count: a truncate frees the blocks, another
+ * file takes them, and the stale peer's reads of them are never forwarded.
+ */
+TEST(reallocated_blocks_never_readable)
+{
+	int file, g, qid, callbacks, i, ret;
+	__u64 slba, nlb, gl[8], gn[8];
+	char reason[32], line[160];
+	struct timespec t0, t1;
+	long long fwd;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	if (np_sys("modprobe np-client"))
+		SKIP(return, "no np-client module");
+	file = np_mkfile("kernel-owned", 4 * MIB, 11);
+	ASSERT_LE(0, file);
+	close(file);
+	ASSERT_EQ(-1, np_client_last_qid());	/* none of other tests' */
+	ASSERT_EQ(0, np_write(NP_DBG_CLIENT "/reserve",
+			      "%s %d 16 host host host 8192 cpu mediated r file=" MNT "/kernel-owned,0,%d,r",
+			      np_ctrl(), FS_NS, 4 * MIB));
+	qid = np_client_last_qid();
+	ASSERT_LT(0, qid);
+	ASSERT_EQ(0, np_policy_extent(qid, &slba, &nlb));
+	snprintf(line, sizeof(line), "%d r %llu 8 0", qid, slba);
+	ASSERT_EQ(0, np_write(NP_DBG_CLIENT "/io", "%s", line));
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ASSERT_EQ(0, truncate(MNT "/kernel-owned", 0));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	TH_LOG("truncate with an owner that never reacts: %ld us",
+	       (t1.tv_sec - t0.tv_sec) * 1000000 +
+	       (t1.tv_nsec - t0.tv_nsec) / 1000);
+	ASSERT_EQ(0, np_client_status(qid, reason, &callbacks));
+	EXPECT_STREQ("layout", reason);
+	EXPECT_EQ(1, callbacks);
+
+	/* the freed blocks go to another file, with other bytes */
+	g = np_mkfile("newcomer", 8 * MIB, 99);
+	ASSERT_LE(0, g);
+	ret = np_fiemap(g, 0, gl, gn, 8);
+	ASSERT_LT(0, ret);
+	for (i = 0; i < ret; i++)
+		if (gl[i] <= slba && slba < gl[i] + gn[i])
+			break;
+	TH_LOG("old extent %llu+%llu %s by the new file", slba, nlb,
+	       i < ret ? "reused" : "not reused");
+	fwd = np_qfile_num(qid, "stats", "forwarded");
+	snprintf(line, sizeof(line), "%d s %llu 8 0", qid, slba);
+	EXPECT_EQ(-ETIMEDOUT, np_write(NP_DBG_CLIENT "/io", "%s", line));
+	EXPECT_EQ(fwd, np_qfile_num(qid, "stats", "forwarded"));
+	EXPECT_EQ(0, np_write(NP_DBG_CLIENT "/release", "%d", qid));
+	close(g);
+}
+
+TEST(rw_binding_writes_reach_the_file)
+{
+	struct nvme_peer_file_extent *ext;
+	char before[8192], after[8192];
+	__u64 slba[8], nlb[8];
+	int fd, file, pre, n;
+	struct np_map m;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	file = np_mkfile("rw", MIB, 21);
+	pre = np_mkfile("prealloc", 0, 0);
+	ASSERT_LE(0, file);
+	ASSERT_LE(0, pre);
+	ASSERT_EQ(0, fallocate(pre, 0, 0, MIB));
+	/* the page cache holds the old bytes */
+	ASSERT_EQ(sizeof(before), pread(file, before, sizeof(before), 0));
+	fd = np_open();
+	ASSERT_EQ(0, np_bind(fd, file, FS_NS, 0, MIB,
+			     NVME_PEER_ACCESS_READ | NVME_PEER_ACCESS_WRITE,
+			     NVME_PEER_MODE_MEDIATED));
+	ASSERT_EQ(0, np_map_all(fd, &m, 1));
+	n = np_file_map(fd, &ext);
+	ASSERT_LT(0, n);
+	ASSERT_EQ(0, ext[0].off);
+	np_fill(m.data, 8192, 4242);
+	memcpy(after, m.data, sizeof(after));
+	ASSERT_EQ(0, np_cmd_ns(fd, &m, NPQ_OPC_WRITE, FS_NS, ext[0].slba, 16,
+			       5000));
+	/* not into unwritten extents */
+	ASSERT_LT(0, np_fiemap(pre, 1, slba, nlb, 8));
+	EXPECT_EQ(LBA_OOR, np_cmd_ns(fd, &m, NPQ_OPC_WRITE, FS_NS, slba[0],
+				     8, 5000));
+	np_unmap_all(&m);
+	close(fd);		/* release: the cached pages go */
+	ASSERT_EQ(sizeof(before), pread(file, before, sizeof(before), 0));
+	EXPECT_EQ(0, memcmp(before, after, sizeof(after)));
+	free(ext);
+	close(pre);
+	close(file);
+}
+
+TEST(refusals_bind_nothing)
+{
+	int fd, file, wo, ro, dir, tmp, clone, free_before;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	file = np_mkfile("refuse", MIB, 31);
+	ASSERT_LE(0, file);
+	free_before = np_peer_num("free");
+	fd = np_open();
+	ASSERT_LE(0, fd);
+	/* another namespace than the file's */
+	EXPECT_EQ(-EXDEV, np_bind(fd, file, 1, 0, MIB, NVME_PEER_ACCESS_READ,
+				  NVME_PEER_MODE_MEDIATED));
+	/* another device: tmpfs */
+	tmp = open("/tmp/np-file", O_RDWR | O_CREAT, 0644);
+	ASSERT_EQ(0, ftruncate(tmp, MIB));
+	EXPECT_EQ(-EXDEV, np_bind(fd, tmp, FS_NS, 0, MIB,
+				  NVME_PEER_ACCESS_READ,
+				  NVME_PEER_MODE_MEDIATED));
+	dir = open(MNT, O_RDONLY | O_DIRECTORY);
+	EXPECT_EQ(-EISDIR, np_bind(fd, dir, FS_NS, 0, 4096,
+				   NVME_PEER_ACCESS_READ,
+				   NVME_PEER_MODE_MEDIATED));
+	wo = open(MNT "/refuse", O_WRONLY);
+	EXPECT_EQ(-EBADF, np_bind(fd, wo, FS_NS, 0, MIB, NVME_PEER_ACCESS_READ,
+				  NVME_PEER_MODE_MEDIATED));
+	ro = open(MNT "/refuse", O_RDONLY);
+	EXPECT_EQ(-EBADF, np_bind(fd, ro, FS_NS, 0, MIB,
+				  NVME_PEER_ACCESS_READ |
+				  NVME_PEER_ACCESS_WRITE,
+				  NVME_PEER_MODE_MEDIATED));
+	EXPECT_EQ(-EINVAL, np_bind(fd, file, FS_NS, 0, 2 * MIB,
+				   NVME_PEER_ACCESS_READ,
+				   NVME_PEER_MODE_MEDIATED));	/* past EOF */
+	EXPECT_EQ(-EINVAL, np_bind(fd, file, FS_NS, 512, 4096,
+				   NVME_PEER_ACCESS_READ,
+				   NVME_PEER_MODE_MEDIATED));	/* unaligned */
+	EXPECT_EQ(-EINVAL, np_bind(fd, file, FS_NS, 0, MIB,
+				   NVME_PEER_ACCESS_WRITE,
+				   NVME_PEER_MODE_MEDIATED));	/* no read */
+	EXPECT_EQ(-EINVAL, np_bind(fd, file, FS_NS, 0, MIB,
+				   NVME_PEER_ACCESS_READ,
+				   NVME_PEER_MODE_DIRECT));
+	EXPECT_EQ(-EBADF, np_bind(fd, 1000, FS_NS, 0, MIB,
+				  NVME_PEER_ACCESS_READ,
+				  NVME_PEER_MODE_MEDIATED));
+	/* a reflinked file: XFS hands out no layout for it */
+	clone = open(MNT "/refuse-clone", O_RDWR | O_CREAT, 0644);
+	ASSERT_EQ(0, ioctl(clone, FICLONE, file));
+	EXPECT_EQ(-ENXIO, np_bind(fd, file, FS_NS, 0, MIB,
+				  NVME_PEER_ACCESS_READ,
+				  NVME_PEER_MODE_MEDIATED));
+	EXPECT_EQ(free_before, np_peer_num("free"));
+	/* and the file descriptor can still reserve */
+	file = np_mkfile("refuse-ok", MIB, 32);
+	EXPECT_EQ(0, np_bind(fd, file, FS_NS, 0, MIB, NVME_PEER_ACCESS_READ,
+			     NVME_PEER_MODE_MEDIATED));
+	close(fd);
+	close(clone);
+	close(ro);
+	close(wo);
+	close(dir);
+	close(tmp);
+	close(file);
+}
+
+TEST(sysfs_binding_for_a_tenant)
+{
+	char path[64], buf[512];
+	int qid, file;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	file = np_mkfile("tenant", 2 * MIB, 41);
+	ASSERT_LE(0, file);
+	qid = np_peer_num("first_qid") + 5;
+	EXPECT_EQ(-EINVAL, np_peer_write("create", "nsid=%d off=0 qid=%d",
+					 FS_NS, qid));
+	ASSERT_EQ(0, np_peer_write("create",
+				   "nsid=%d file=" MNT "/tenant off=0 len=%d uid=1000 qid=%d",
+				   FS_NS, 2 * MIB, qid));
+	snprintf(path, sizeof(path), "q%d/file", qid);
+	ASSERT_EQ(0, np_read(np_peer_file(path), buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "lease held"));
+	EXPECT_NE(NULL, strstr(buf, "access read"));
+	EXPECT_NE(NULL, strstr(buf, "len 2097152"));
+	ASSERT_EQ(0, ftruncate(file, 0));
+	snprintf(path, sizeof(path), "q%d/reason", qid);
+	ASSERT_EQ(0, np_read(np_peer_file(path), buf, sizeof(buf)));
+	EXPECT_STREQ("layout", buf);
+	snprintf(path, sizeof(path), "q%d/file", qid);
+	ASSERT_EQ(0, np_read(np_peer_file(path), buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "lease returned"));
+	EXPECT_EQ(0, np_peer_write("delete", "%d", qid));
+	close(file);
+}
+
+/*
+ * What does not break a layout: unlink (the bound file keeps the inode
+ * and its blocks) and writes through a shared mapping (the blocks stay;
+ * the peer sees the bytes once they are written back).
+ */
+TEST(unlink_and_mmap_writes_keep_the_queue)
+{
+	struct nvme_peer_file_extent *ext;
+	__u64 gl[8], gn[8];
+	int fd, file, g, n, i, k;
+	struct nvme_peer_info info;
+	struct np_map m;
+	char *map;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	file = np_mkfile("doomed", MIB, 51);
+	ASSERT_LE(0, file);
+	fd = np_open();
+	ASSERT_EQ(0, np_bind(fd, file, FS_NS, 0, MIB, NVME_PEER_ACCESS_READ,
+			     NVME_PEER_MODE_MEDIATED));
+	ASSERT_EQ(0, np_map_all(fd, &m, 1));
+	n = np_file_map(fd, &ext);
+	ASSERT_LT(0, n);
+
+	map = mmap(NULL, MIB, PROT_READ | PROT_WRITE, MAP_SHARED, file, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	map[0] = ~map[0];
+	ASSERT_EQ(0, msync(map, 4096, MS_SYNC));
+	ASSERT_EQ(0, np_check_map(fd, &m, file, ext, 1));	/* new byte */
+	munmap(map, MIB);
+
+	ASSERT_EQ(0, unlink(MNT "/doomed"));
+	g = np_mkfile("after-unlink", 32 * MIB, 52);
+	ASSERT_LE(0, g);
+	k = np_fiemap(g, 0, gl, gn, 8);
+	ASSERT_LT(0, k);
+	for (i = 0; i < k; i++)		/* the unlinked file's blocks stay its */
+		EXPECT_TRUE(gl[i] + gn[i] <= ext[0].slba ||
+			    ext[0].slba + ext[0].nlb <= gl[i]);
+	ASSERT_EQ(0, np_query(fd, &info));
+	EXPECT_EQ(NVME_PEER_STATE_ACTIVE, info.state);
+	ASSERT_EQ(0, np_check_map(fd, &m, file, ext, n));
+	np_unmap_all(&m);
+	close(fd);
+	free(ext);
+	close(g);
+	unlink(MNT "/after-unlink");
+	close(file);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * File-bound reservations in the test VM: XFS on namespace 2 of the two-ctrl
+ * topology's controller, files of known bytes, RESERVE with a binding.
+ * Include after <linux/nvme_peer.h> and "np_util.h".
+ */
+#ifndef NP_FILE_H
+#define NP_FILE_H
+
+#include <sys/mount.h>
+
+#define MNT	"/mnt/np"
+#define FS_NS	2
+#define MIB	(1024 * 1024)
+
+/* XFS on namespace 2, made once per boot; NULL or why not. */
+static inline const char *np_fs(void)
+{
+	char dev[64], mounts[4096];
+
+	if (np_missing())
+		return np_missing();
+	snprintf(dev, sizeof(dev), "/dev/%sn%d", np_ctrl(), FS_NS);
+	if (access(dev, F_OK))
+		return "no namespace 2 for a file system";
+	if (!np_read("/proc/mounts", mounts, sizeof(mounts)) &&
+	    strstr(mounts, MNT))
+		return NULL;
+	mkdir(MNT, 0755);
+	/* QA_CHECK_FS lifts mkfs.xfs's 300 MB minimum (for small disks) */
+	if (np_sys("QA_CHECK_FS=1 mkfs.xfs -f -q %s", dev) ||
+	    mount(dev, MNT, "xfs", 0, NULL))
+		return "mkfs.xfs or mount failed";
+	return NULL;
+}
+
+/* A file of @size bytes of pattern @seed, on the media; its fd (O_RDWR). */
+static inline int np_mkfile(const char *name, size_t size, unsigned int seed)
+{
+	char path[128];
+	size_t chunk = 64 * 1024, done;
+	char *buf = malloc(chunk);
+	int fd;
+
+	snprintf(path, sizeof(path), MNT "/%s", name);
+	unlink(path);
+	fd = open(path, O_RDWR | O_CREAT, 0644);
+	for (done = 0; fd >= 0 && buf && done < size; done += chunk) {
+		np_fill(buf, chunk, seed + done / chunk);
+		if (pwrite(fd, buf, chunk, done) != (ssize_t)chunk)
+			break;
+	}
+	free(buf);
+	if (fd >= 0 && (done < size || fsync(fd))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+static inline int np_open(void)
+{
+	return open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
+}
+
+/* RESERVE a mediated queue bound to [@off, @off + @len) of @file_fd. */
+static inline int np_bind(int fd, int file_fd, __u32 nsid, __u64 off, __u64 len,
+		   __u32 access, __u32 mode)
+{
+	struct nvme_peer_reserve r = {
+		.size = sizeof(r), .flags = NVME_PEER_RESERVE_FILE,
+		.nsid = nsid, .depth = 64, .sq = NVME_PEER_PLACE_HOST,
+		.cq = NVME_PEER_PLACE_HOST, .data = NVME_PEER_PLACE_HOST,
+		.data_size = 8192, .mode = mode, .file_fd = file_fd,
+		.file_access = access, .file_off = off, .file_len = len,
+	};
+
+	if (mode == NVME_PEER_MODE_MEDIATED)
+		r.opcodes = NVME_PEER_OPS_READ |
+			    (access & NVME_PEER_ACCESS_WRITE ?
+			     NVME_PEER_OPS_WRITE : 0);
+	return ioctl(fd, NVME_PEER_IOC_RESERVE, &r) ? -errno : 0;
+}
+
+/* The highest qid np-client holds, or -1. */
+static inline int np_client_last_qid(void)
+{
+	char buf[1024], *l = buf;
+	int qid = -1, q;
+
+	if (np_read(NP_DBG_CLIENT "/status", buf, sizeof(buf)))
+		return -1;
+	while ((l = strstr(l, "qid=")) && sscanf(l, "qid=%d", &q) == 1) {
+		qid = q > qid ? q : qid;
+		l += 4;
+	}
+	return qid;
+}
+
+/* The first extent of qN/policy ("lba SLBA+NLB"). */
+static inline int np_policy_extent(int qid, __u64 *slba, __u64 *nlb)
+{
+	char path[64], buf[4096], *l;
+
+	snprintf(path, sizeof(path), "q%d/policy", qid);
+	if (np_read(np_peer_file(path), buf, sizeof(buf)))
+		return -1;
+	l = strstr(buf, "\nlba ");
+	return l && sscanf(l, "\nlba %llu+%llu", slba, nlb) == 2 ? 0 : -1;
+}
+
+/* The number after "@key " in qN/@file ("stats", "file"), or -1. */
+static inline long long np_qfile_num(int qid, const char *file,
+				     const char *key)
+{
+	char path[64], buf[512], *l;
+
+	snprintf(path, sizeof(path), "q%d/%s", qid, file);
+	if (np_read(np_peer_file(path), buf, sizeof(buf)))
+		return -1;
+	l = strstr(buf, key);
+	return l ? strtoll(l + strlen(key), NULL, 0) : -1;
+}
+
+#endif /* NP_FILE_H */
