@@ -49,6 +49,7 @@ struct npc_handle {
 	u16 sq_tail, cq_head;
 	u8 phase;
 	u16 cid;
+	struct nvme_peer_addrs a;	/* at reserve time */
 };
 
 static struct npc_handle *npc_handles[NPC_MAX];
@@ -124,7 +125,6 @@ static ssize_t reserve_write(struct file *file, const char __user *ubuf,
 	struct nvme_peer_params p = { };
 	struct device *peer_dev = NULL;
 	struct npc_handle *h;
-	struct nvme_peer_addrs a;
 	unsigned long size;
 	int ret;
 
@@ -180,15 +180,15 @@ static ssize_t reserve_write(struct file *file, const char __user *ubuf,
 		ret = PTR_ERR(h->q);
 		goto out_put_ctrl;
 	}
-	nvme_peer_query(h->q, &a);
+	nvme_peer_query(h->q, &h->a);
 	mutex_lock(&npc_lock);
-	if (a.qid >= NPC_MAX || npc_handles[a.qid]) {
+	if (h->a.qid >= NPC_MAX || npc_handles[h->a.qid]) {
 		mutex_unlock(&npc_lock);
 		nvme_peer_release(h->q);
 		ret = -EBUSY;
 		goto out_put_ctrl;
 	}
-	npc_handles[a.qid] = h;
+	npc_handles[h->a.qid] = h;
 	mutex_unlock(&npc_lock);
 	put_device(peer_dev);
 	return count;

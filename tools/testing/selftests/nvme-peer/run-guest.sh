@@ -84,6 +84,7 @@ if [ "$topo" = switch ]; then
 	kselftest ioctl_fuzz
 fi
 case "$topo" in switch|iommu) kselftest guard_test ;; esac
+case "$topo" in switch|rootports|iommu) kselftest dmabuf_test ;; esac
 [ "$topo" = two-ctrl ] && kselftest two_ctrl_test
 rmmod np-client 2>/dev/null
 rmmod np-accel nvme-peer nvme nvme-core || echo "NP-FATAL module unload"
