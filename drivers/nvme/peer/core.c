@@ -941,9 +941,10 @@ struct nvme_peer_ctrl *np_ctrl_get_by_instance(u32 instance)
 /*
  * Revoke every queue of namespace @nsid (0: of every namespace), or only
  * @only if not NULL, that is not revoked yet, and stop its mediation,
- * calling owners without the spinlock held.  No pctrl->lock here: this runs from the timeout handler while a
- * reserve may wait for an admin command under it, and before a deferred
- * admin command that the reserve's own commands queue behind.
+ * calling owners without the spinlock held.  No pctrl->lock here: this
+ * runs from the timeout handler while a reserve may wait for an admin
+ * command under it, before a deferred admin command that the reserve's own
+ * commands queue behind, and from a dma-buf's move_notify.
  */
 static void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl, u32 nsid,
 			       struct nvme_peer_queue *only,

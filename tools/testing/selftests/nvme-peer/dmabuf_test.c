@@ -91,6 +91,7 @@ struct np_q {
 	int fd;
 	struct nvme_peer_info info;
 	void *sq, *cq, *db, *cq_map;
+	size_t cq_len;
 	struct npq q;
 };
 
@@ -106,6 +107,7 @@ static int np_q_map(struct np_q *q, int fd, int cq_buf, __u64 cq_off)
 		     q->info.cq_off) :
 		mmap(NULL, cq_off + 4096, PROT_READ, MAP_SHARED, cq_buf, 0);
 	q->cq = (char *)q->cq_map + (cq_buf < 0 ? 0 : cq_off);
+	q->cq_len = cq_buf < 0 ? q->info.cq_size : cq_off + 4096;
 	q->db = mmap(NULL, q->info.db_size, PROT_READ | PROT_WRITE,
 		     MAP_SHARED, fd, q->info.db_off);
 	if (q->sq == MAP_FAILED || q->cq_map == MAP_FAILED ||
@@ -115,6 +117,15 @@ static int np_q_map(struct np_q *q, int fd, int cq_buf, __u64 cq_off)
 		 (char *)q->db + q->info.cq_db_in_page, q->info.depth,
 		 q->info.qid);
 	return 0;
+}
+
+/* Mappings hold the file: unmap before a close is to release anything. */
+static void np_q_close(struct np_q *q)
+{
+	munmap(q->sq, q->info.sq_size);
+	munmap(q->cq_map, q->cq_len);
+	munmap(q->db, q->info.db_size);
+	close(q->fd);
 }
 
 /* Submit one read/write of @nlb 512-byte LBAs at data offset @off. */
@@ -282,7 +293,7 @@ TEST_F(accel, io_in_exporter_memory)
 	free(blk);
 }
 
-static volatile int np_stop;
+static int np_stop;		/* __atomic: set by the main thread */
 static __thread sigjmp_buf np_jb;
 
 /* the revocation zaps the mappings: the reader's next touch faults */
@@ -302,7 +313,7 @@ static void *np_read_loop(void *arg)
 
 	if (sigsetjmp(np_jb, 1))
 		return NULL;
-	while (!np_stop) {
+	while (!__atomic_load_n(&np_stop, __ATOMIC_RELAXED)) {
 		if (np_q_cmd(rd->q, 0x02, 14000 + 8 * (rd->done % 64), 8,
 			     4096 * (rd->done % 16)))
 			rd->errors++;
@@ -331,7 +342,7 @@ TEST_F(accel, move_revokes)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, np_q_map(&q, fd, -1, 0));
 	rd.q = &q;
-	np_stop = 0;
+	__atomic_store_n(&np_stop, 0, __ATOMIC_RELAXED);
 	signal(SIGBUS, np_sigbus);
 	ASSERT_EQ(0, pthread_create(&t, NULL, np_read_loop, &rd));
 	while (rd.done < 20)
@@ -348,7 +359,7 @@ TEST_F(accel, move_revokes)
 	EXPECT_STREQ("moved", np_q_attr(&q, "reason"));
 	fwd = np_q_stat(&q, "forwarded");
 	usleep(300000);
-	np_stop = 1;
+	__atomic_store_n(&np_stop, 1, __ATOMIC_RELAXED);
 	pthread_join(t, NULL);
 	EXPECT_EQ(fwd, np_q_stat(&q, "forwarded"));
 	for (i = 0; i < NP_DATA; i++)
@@ -356,14 +367,15 @@ TEST_F(accel, move_revokes)
 			break;
 	EXPECT_EQ(NP_DATA, i) TH_LOG("byte %d written after the move", i);
 	TH_LOG("%d reads before the move", rd.done);
-	close(fd);
+	np_q_close(&q);
 
 	/* reserve again: works */
+	r.qid = 0;
 	fd = np_rsv(&r);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, np_q_map(&q, fd, -1, 0));
 	EXPECT_EQ(0, np_q_cmd(&q, 0x02, 14000, 8, 0));
-	close(fd);
+	np_q_close(&q);
 }
 
 /* No P2P path: the exporter refuses, and with require_p2p so does udmabuf. */
