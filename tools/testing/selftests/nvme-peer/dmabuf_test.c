@@ -176,6 +176,17 @@ static int np_p2p_topology(void)
 	       !strcmp(np_topology(), "iommu");
 }
 
+/*
+ * Why the accel tests cannot run here, or NULL (6.1's harness runs the
+ * test body after a SKIP in the fixture's setup: ask again there).
+ */
+static const char *np_no_accel(void)
+{
+	if (np_missing())
+		return np_missing();
+	return np_p2p_topology() ? NULL : "no P2P path in this topology";
+}
+
 FIXTURE(accel) {
 	int buf;
 	unsigned char *mem;
@@ -192,10 +203,8 @@ FIXTURE_VARIANT_ADD(accel, direct_cq) { NVME_PEER_MODE_DIRECT, 1 };
 
 FIXTURE_SETUP(accel)
 {
-	if (np_missing())
-		SKIP(return, "%s", np_missing());
-	if (!np_p2p_topology())
-		SKIP(return, "no P2P path in %s", np_topology());
+	if (np_no_accel())
+		SKIP(return, "%s", np_no_accel());
 	self->size = 2 * NP_DATA;
 	self->buf = np_accel_dmabuf(self->size);
 	ASSERT_LE(0, self->buf);
@@ -222,6 +231,8 @@ TEST_F(accel, io_in_exporter_memory)
 	__u64 start;
 	int fd, i;
 
+	if (np_no_accel())
+		SKIP(return, "%s", np_no_accel());
 	np_rsv_init(&r, variant->mode);
 	r.data_buf.fd = self->buf;
 	r.data_buf.length = NP_DATA;
@@ -333,6 +344,8 @@ TEST_F(accel, move_revokes)
 	struct np_q q;
 	int fd, i;
 
+	if (np_no_accel())
+		SKIP(return, "%s", np_no_accel());
 	if (variant->mode != NVME_PEER_MODE_MEDIATED)
 		SKIP(return, "a direct queue is revoked but not drained");
 	np_rsv_init(&r, variant->mode);
