@@ -16,6 +16,7 @@
 #include <uapi/linux/nvme_peer.h>
 
 struct file;
+struct dma_buf;
 struct nvme_ctrl;
 struct pci_dev;
 struct block_device;
@@ -66,6 +67,20 @@ struct nvme_peer_policy {
 	const struct nvme_peer_window *windows;
 	u32 nr_windows;
 	u32 max_nlb;
+};
+
+/**
+ * struct nvme_peer_dmabuf_range - a queue or the data buffer in a dma-buf
+ * @dmabuf: the buffer (%NVME_PEER_PLACE_DMABUF), or NULL; nvme-peer takes
+ *	a reference of its own for the life of the reservation
+ * @offset: page aligned offset in @dmabuf
+ * @length: bytes, a page multiple: at least the queue's size, or exactly
+ *	&nvme_peer_params.data_size for the data buffer
+ */
+struct nvme_peer_dmabuf_range {
+	struct dma_buf *dmabuf;
+	u64 offset;
+	u64 length;
 };
 
 /**
@@ -122,6 +137,11 @@ struct nvme_peer_file {
  * @mode: mediated (the default) or direct
  * @policy: what the queue's commands may do (mediated mode)
  * @file: a file range whose blocks the queue may access (mediated mode)
+ * @sq_buf: where the SQ is when @sq is %NVME_PEER_PLACE_DMABUF
+ * @cq_buf: where the CQ is when @cq is %NVME_PEER_PLACE_DMABUF
+ * @data_buf: where the data buffer is when @data is %NVME_PEER_PLACE_DMABUF
+ * @require_p2p: fail with -EXDEV rather than use a dma-buf region that is
+ *	in system memory
  */
 struct nvme_peer_params {
 	u32 nsid;
@@ -136,6 +156,10 @@ struct nvme_peer_params {
 	enum nvme_peer_mode mode;
 	struct nvme_peer_policy policy;
 	struct nvme_peer_file file;
+	struct nvme_peer_dmabuf_range sq_buf;
+	struct nvme_peer_dmabuf_range cq_buf;
+	struct nvme_peer_dmabuf_range data_buf;
+	bool require_p2p;
 };
 
 /**

@@ -15,6 +15,7 @@
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/file.h>
+#include <linux/dma-buf.h>
 #include <linux/fs.h>
 #include <linux/idr.h>
 #include <linux/io.h>
@@ -153,13 +154,15 @@ static int np_copy_arg(void *dst, size_t ksize, void __user *uarg, u32 *usize)
 static int np_reserve_arg_ok(const struct nvme_peer_reserve *r, u32 usize)
 {
 	if (usize < offsetofend(struct nvme_peer_reserve, data) ||
-	    r->flags & ~(NVME_PEER_RESERVE_PEER | NVME_PEER_RESERVE_FILE) ||
+	    r->flags & ~(NVME_PEER_RESERVE_PEER | NVME_PEER_RESERVE_FILE |
+			 NVME_PEER_RESERVE_REQUIRE_P2P) ||
 	    (!(r->flags & NVME_PEER_RESERVE_FILE) &&
 	     (r->file_fd || r->file_access || r->file_off || r->file_len)) ||
 	    r->rsvd || r->rsvd2 ||
 	    r->nr_extents > NVME_PEER_MAX_EXTENTS || r->rsvd3 || r->rsvd4 ||
-	    r->qid > U16_MAX || r->sq > NVME_PEER_PLACE_PEER ||
-	    r->cq > NVME_PEER_PLACE_PEER || r->data > NVME_PEER_PLACE_PEER ||
+	    r->qid > U16_MAX || r->sq > NVME_PEER_PLACE_DMABUF ||
+	    r->cq > NVME_PEER_PLACE_DMABUF || r->data > NVME_PEER_PLACE_DMABUF ||
+	    r->sq_buf.rsvd || r->cq_buf.rsvd || r->data_buf.rsvd ||
 	    (!(r->flags & NVME_PEER_RESERVE_PEER) &&
 	     (r->peer_domain || r->peer_bdf)) ||
 	    r->peer_bdf > U16_MAX || r->data_size > NP_MAX_DATA_SIZE)
@@ -171,12 +174,51 @@ static int np_reserve_arg_ok(const struct nvme_peer_reserve *r, u32 usize)
  * The in-kernel parameters of a RESERVE argument; the extents, the peer
  * device and the file it names are the caller's to free (kvfree(),
  * pci_dev_put(), fput()).
+ * The dma-buf a region names, with a reference, or NULL for a region not
+ * placed in one (whose fd must be 0): -EBADF for a closed fd, -EINVAL for
+ * one that is not a dma-buf.
+ */
+static int np_reserve_dmabuf(u8 where, const struct nvme_peer_dmabuf_region *u,
+			     struct nvme_peer_dmabuf_range *r)
+{
+	struct dma_buf *dmabuf;
+
+	r->offset = u->offset;
+	r->length = u->length;
+	if (where != NVME_PEER_PLACE_DMABUF)
+		return u->fd ? -EINVAL : 0;	/* the offsets: validation */
+	dmabuf = dma_buf_get(u->fd);
+	if (IS_ERR(dmabuf))
+		return PTR_ERR(dmabuf);
+	r->dmabuf = dmabuf;
+	return 0;
+}
+
+static void np_reserve_params_free(struct nvme_peer_params *p)
+{
+	struct nvme_peer_dmabuf_range *r[] = {
+		&p->sq_buf, &p->cq_buf, &p->data_buf
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(r); i++)
+		if (r[i]->dmabuf)
+			dma_buf_put(r[i]->dmabuf);
+	pci_dev_put(p->peer);
+	kvfree(p->policy.extents);
+}
+
+/*
+ * The in-kernel parameters of a RESERVE argument; the extents, the peer
+ * device and the dma-bufs it names are the caller's to free
+ * (np_reserve_params_free()).
  */
 static int np_reserve_params(struct np_file *f,
 			     const struct nvme_peer_reserve *r,
 			     struct nvme_peer_params *p)
 {
 	struct nvme_peer_extent *ext;
+	int ret;
 
 	p->nsid = r->nsid;
 	p->depth = r->depth;
@@ -189,6 +231,14 @@ static int np_reserve_params(struct np_file *f,
 	p->mode = r->mode;	/* np_validate_params() checks it and the policy */
 	p->policy.opcodes = r->opcodes;
 	p->policy.max_nlb = r->max_nlb;
+	p->require_p2p = r->flags & NVME_PEER_RESERVE_REQUIRE_P2P;
+	ret = np_reserve_dmabuf(r->sq, &r->sq_buf, &p->sq_buf);
+	if (!ret)
+		ret = np_reserve_dmabuf(r->cq, &r->cq_buf, &p->cq_buf);
+	if (!ret)
+		ret = np_reserve_dmabuf(r->data, &r->data_buf, &p->data_buf);
+	if (ret)
+		return ret;
 	if (r->nr_extents) {
 		ext = vmemdup_user(u64_to_user_ptr(r->extents),
 				   array_size(r->nr_extents, sizeof(*ext)));
@@ -257,6 +307,7 @@ out_free_params:
 		fput(p.file.file);
 	pci_dev_put(p.peer);
 	kvfree(p.policy.extents);
+	np_reserve_params_free(&p);
 	return ret;
 }
 
@@ -369,6 +420,12 @@ static int np_ioc_query(struct np_file *f, void __user *uarg)
 		info.file_extents = bind.nr_map;
 		info.lease = bind.lease;
 	}
+	info.sq_placement = q->sq.where;
+	info.cq_placement = q->cq.where;
+	info.data_placement = q->data.where;
+	info.sq_location = q->sq.loc;
+	info.cq_location = q->cq.loc;
+	info.data_location = q->data.loc;
 	/*
 	 * Needed to fill PRPs: NVME_PEER_PRP_BASE in mediated mode, a real
 	 * address only in direct mode, whose users hold CAP_SYS_RAWIO.
@@ -601,6 +658,10 @@ static int np_file_mmap(struct file *file, struct vm_area_struct *vma)
 		goto out_unlock;
 	}
 	m = np_region_mem(q, region);
+	if (m && m->dmabuf) {
+		ret = -ENODEV;		/* map the dma-buf itself */
+		goto out_unlock;
+	}
 	if (m) {
 		size = PAGE_ALIGN(m->size);
 	} else if (np_mediated(q)) {

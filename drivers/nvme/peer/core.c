@@ -178,7 +178,8 @@ static int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify
  * mediated mode, SQ/CQ placement none, data size not a page multiple up to
  * 64 MiB (4 MiB in host memory, which is one physically contiguous
  * allocation) or given without a data placement, peer placement without a peer,
- * an unknown mode, a policy in direct mode); -EOPNOTSUPP when the
+ * an unknown mode, a policy in direct mode, a dma-buf range that
+ * np_dmabuf_validate() refuses); -EOPNOTSUPP when the
  * controller cannot do it (CMB placement without a CMB or without the CMBSZ
  * support bit for that use).
  */
@@ -204,7 +205,7 @@ static int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cm
 	if (p->sq == NVME_PEER_PLACE_NONE || p->cq == NVME_PEER_PLACE_NONE)
 		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(all); i++) {
-		if (all[i] > NVME_PEER_PLACE_PEER)
+		if (all[i] > NVME_PEER_PLACE_DMABUF)
 			return -EINVAL;
 		if (all[i] == NVME_PEER_PLACE_PEER && !p->peer)
 			return -EINVAL;
@@ -214,6 +215,9 @@ static int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cm
 	if (p->data_size > NP_MAX_DATA_SIZE || !PAGE_ALIGNED(p->data_size) ||
 	    (p->data == NVME_PEER_PLACE_HOST &&
 	     p->data_size > NP_MAX_HOST_DATA_SIZE))
+		return -EINVAL;
+
+	if (np_dmabuf_validate(p))
 		return -EINVAL;
 
 	if (p->sq == NVME_PEER_PLACE_CMB && !(cmbsz & NVME_CMBSZ_SQS))
@@ -667,12 +671,9 @@ static int np_queue_alloc_mem(struct nvme_peer_queue *q)
 	const struct nvme_peer_params *p = &q->params;
 	int ret;
 
-	ret = np_mem_alloc(q, &q->sq, p->sq,
-			   PAGE_ALIGN(p->depth * sizeof(struct nvme_command)));
+	ret = np_mem_alloc(q, &q->sq, p->sq, np_sq_bytes(p->depth));
 	if (!ret)
-		ret = np_mem_alloc(q, &q->cq, p->cq,
-				   PAGE_ALIGN(p->depth *
-					      sizeof(struct nvme_completion)));
+		ret = np_mem_alloc(q, &q->cq, p->cq, np_cq_bytes(p->depth));
 	if (!ret)
 		ret = np_mem_alloc(q, &q->data, p->data, p->data_size);
 	if (!ret)
@@ -957,15 +958,15 @@ struct nvme_peer_ctrl *np_ctrl_get_by_instance(u32 instance)
 }
 
 /*
- * Revoke @only, or else every queue of namespace @nsid (0: of every
- * namespace), that is not revoked yet, and stop its mediation, calling
- * owners without the spinlock held.  No pctrl->lock here: this runs from
- * the timeout handler while a reserve may wait for an admin command under
- * it, and before a deferred admin command that the reserve's own commands
- * queue behind.
+ * Revoke every queue of namespace @nsid (0: of every namespace), or only
+ * @only if not NULL, that is not revoked yet, and stop its mediation,
+ * calling owners without the spinlock held.  No pctrl->lock here: this
+ * runs from the timeout handler while a reserve may wait for an admin
+ * command under it, before a deferred admin command that the reserve's own
+ * commands queue behind, and from a dma-buf's move_notify.
  */
-static void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl,
-			       struct nvme_peer_queue *only, u32 nsid,
+static void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl, u32 nsid,
+			       struct nvme_peer_queue *only,
 			       enum nvme_peer_reason reason)
 {
 	struct nvme_peer_queue *q;
@@ -980,8 +981,8 @@ static void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl,
 		spin_lock(&pctrl->state_lock);
 		list_for_each_entry(q, &pctrl->queues, node) {
 			if ((q->state != NP_Q_NEW && q->state != NP_Q_ACTIVE) ||
-			    (only && q != only) ||
-			    (nsid && q->params.nsid != nsid))
+			    (nsid && q->params.nsid != nsid) ||
+			    (only && q != only))
 				continue;
 			np_qstate_next(&q->state, NP_EV_REVOKE, &notify);
 			if (!notify)
@@ -1002,63 +1003,6 @@ static void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl,
 		}
 		up_read(&pctrl->cb_sem);
 	} while (found);
-}
-
-/* Whether @q can no longer touch the namespace: nothing left forwarded. */
-static bool np_queue_drained(struct nvme_peer_queue *q)
-{
-	struct nvme_peer_ctrl *pctrl = q->pctrl;
-	bool idle;
-
-	spin_lock(&pctrl->state_lock);
-	idle = !np_mediated(q) || q->drained || np_hw_gone(q);
-	spin_unlock(&pctrl->state_lock);
-	if (idle || !np_med_idle(q))
-		return idle;
-	spin_lock(&pctrl->state_lock);
-	q->drained = true;
-	spin_unlock(&pctrl->state_lock);
-	return true;
-}
-
-/**
- * np_fence_queue() - revoke a queue and wait until the controller is done
- * @q: the reservation; the caller holds a reference
- * @reason: why
- * @budget: jiffies to wait for the commands already forwarded
- *
- * Revokes @q (its owner is called back), stops its mediation and waits
- * until the controller has completed every command forwarded for it.  A
- * controller that takes longer than @budget gets a Delete I/O SQ, which
- * aborts what is left.  Takes no pctrl->lock unless the budget runs out.
- *
- * Return: true if the commands completed within @budget.
- */
-bool np_fence_queue(struct nvme_peer_queue *q, enum nvme_peer_reason reason,
-		    unsigned long budget)
-{
-	struct nvme_peer_ctrl *pctrl = q->pctrl;
-	unsigned long end = jiffies + budget;
-	bool live;
-
-	np_revoke_unlocked(pctrl, q, 0, reason);
-	np_med_stop(q);
-	while (!np_queue_drained(q)) {
-		if (time_after(jiffies, end))
-			goto delete_sq;
-		usleep_range(20, 50);
-	}
-	return true;
-
-delete_sq:
-	mutex_lock(&pctrl->lock);
-	spin_lock(&pctrl->state_lock);
-	live = pctrl->live && !np_hw_gone(q);
-	spin_unlock(&pctrl->state_lock);
-	if (live)
-		np_delete_hw(q);
-	mutex_unlock(&pctrl->lock);
-	return false;
 }
 
 /* ---- namespace changes ---------------------------------------------------- */
@@ -1108,6 +1052,93 @@ static struct nvme_peer_queue *np_ns_unfenced(struct nvme_peer_ctrl *pctrl,
 }
 
 /*
+ * Stop mediating @q; true once the controller holds none of the commands
+ * forwarded for it, or cannot run its queues any more.
+ */
+static bool np_queue_drained(struct nvme_peer_queue *q)
+{
+	struct nvme_peer_ctrl *pctrl = q->pctrl;
+	bool idle;
+
+	np_med_stop(q);
+	idle = np_med_idle(q);
+	spin_lock(&pctrl->state_lock);
+	q->drained |= idle;
+	idle |= np_hw_gone(q);
+	spin_unlock(&pctrl->state_lock);
+	return idle;
+}
+
+/**
+ * np_fence_queue() - revoke a queue and wait until the controller is done
+ * @q: the reservation; the caller holds a reference
+ * @reason: why
+ * @budget: jiffies to wait for the commands already forwarded
+ *
+ * Revokes @q (its owner is called back), stops its mediation and waits
+ * until the controller has completed every command forwarded for it.  A
+ * controller that takes longer than @budget gets a Delete I/O SQ, which
+ * aborts what is left.  Takes no pctrl->lock unless the budget runs out.
+ *
+ * Return: true if the commands completed within @budget.
+ */
+bool np_fence_queue(struct nvme_peer_queue *q, enum nvme_peer_reason reason,
+		    unsigned long budget)
+{
+	struct nvme_peer_ctrl *pctrl = q->pctrl;
+	unsigned long end = jiffies + budget;
+	bool live;
+
+	np_revoke_unlocked(pctrl, 0, q, reason);
+	while (!np_queue_drained(q)) {
+		if (time_after(jiffies, end))
+			goto delete_sq;
+		usleep_range(20, 50);
+	}
+	return true;
+
+delete_sq:
+	mutex_lock(&pctrl->lock);
+	spin_lock(&pctrl->state_lock);
+	live = pctrl->live && !np_hw_gone(q);
+	spin_unlock(&pctrl->state_lock);
+	if (live)
+		np_delete_hw(q);
+	mutex_unlock(&pctrl->lock);
+	return false;
+}
+
+/**
+ * np_queue_moved() - revoke a queue whose dma-buf the exporter moves
+ * @q: the reservation
+ *
+ * Runs from move_notify, with the dma-buf's reservation lock held, which
+ * reserve and release take under pctrl->lock: so no pctrl->lock and no
+ * admin command here, as for a DOWN event.  Revokes @q (reason "moved",
+ * the owner is told), stops its mediation and waits until the controller
+ * has completed every command forwarded for it; a controller that sits
+ * on one longer than the fence budget is reset.  A direct queue is
+ * revoked but not drained: its peer writes the hardware SQ.
+ */
+void np_queue_moved(struct nvme_peer_queue *q)
+{
+	struct nvme_peer_ctrl *pctrl = q->pctrl;
+	unsigned long budget = jiffies + NP_FENCE_BUDGET;
+
+	np_revoke_unlocked(pctrl, 0, q, NVME_PEER_REASON_MOVED);
+	while (!np_queue_drained(q)) {
+		if (time_after(jiffies, budget)) {
+			dev_warn(&pctrl->info.pdev->dev,
+				 "nvme-peer: qid %u holds commands on a moved dma-buf: resetting the controller\n",
+				 q->qid);
+			np_ctrl_reset_wait(pctrl, false);
+			return;
+		}
+		usleep_range(200, 400);
+	}
+}
+
+/*
  * Fence the queues of the namespace an admin command is about to change:
  * revoke them (reason "namespace"), stop their mediation and wait until the
  * controller has completed every command forwarded for them.  Takes no
@@ -1128,10 +1159,9 @@ static void np_fence_work(struct work_struct *work)
 	nsid = pctrl->fence_nsid;
 	any = pctrl->fence_any;
 	spin_unlock(&pctrl->state_lock);
-	np_revoke_unlocked(pctrl, NULL, any ? 0 : nsid,
+	np_revoke_unlocked(pctrl, any ? 0 : nsid, NULL,
 			   NVME_PEER_REASON_NAMESPACE);
 	while ((q = np_ns_unfenced(pctrl, nsid, any))) {
-		np_med_stop(q);
 		idle = np_queue_drained(q);
 		kobject_put(&q->kobj);
 		if (idle)
@@ -1283,7 +1313,7 @@ static void np_ctrl_down(struct nvme_ctrl *ctrl)
 	spin_lock(&pctrl->state_lock);
 	pctrl->live = false;
 	spin_unlock(&pctrl->state_lock);
-	np_revoke_unlocked(pctrl, NULL, 0, np_down_reason(ctrl));
+	np_revoke_unlocked(pctrl, 0, NULL, np_down_reason(ctrl));
 	kref_put(&pctrl->ref, np_ctrl_release);
 }
 
@@ -1303,8 +1333,9 @@ static void np_ctrl_disabled(struct nvme_ctrl *ctrl)
 
 /*
  * The controller is going away with @q revoked but not released: free what
- * lives in its memory buffer and unmap its doorbells, which go with it.
- * The rest (host or peer memory) stays the owner's until it releases @q.
+ * lives in its memory buffer, unmap its doorbells and its dma-buf ranges
+ * (mapped for it), which go with it.  The rest (host or peer memory) stays
+ * the owner's until it releases @q.
  */
 static void np_queue_free_ctrl_mem(struct nvme_peer_queue *q)
 {
@@ -1314,7 +1345,9 @@ static void np_queue_free_ctrl_mem(struct nvme_peer_queue *q)
 	np_med_stop(q);
 	np_doorbells_unmap(q);
 	for (i = 0; i < ARRAY_SIZE(mems); i++)
-		if (mems[i]->provider && mems[i]->provider == q->pctrl->info.pdev)
+		if ((mems[i]->provider &&
+		     mems[i]->provider == q->pctrl->info.pdev) ||
+		    mems[i]->dmabuf)
 			np_mem_free(q, mems[i]);
 }
 
@@ -1333,8 +1366,10 @@ static void np_queue_abandon(struct nvme_peer_queue *q)
 		"nvme-peer: qid %u was not deleted: leaking its memory\n",
 		q->qid);
 	np_med_stop(q);
-	for (i = 0; i < ARRAY_SIZE(mems); i++)
+	for (i = 0; i < ARRAY_SIZE(mems); i++) {
+		np_dmabuf_release(mems[i]);	/* the exporter's, not ours */
 		memset(mems[i], 0, sizeof(*mems[i]));
+	}
 	q->db_mapped = false;
 	np_queue_destroy(q);
 }

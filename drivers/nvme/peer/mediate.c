@@ -261,7 +261,8 @@ int np_med_alloc(struct nvme_peer_queue *q)
 		ret = np_med_coherent(q, &q->prp,
 				      (size_t)depth * NP_GUARD_PAGE_SIZE);
 	if (!ret)
-		ret = np_mem_alloc(q, &q->sdb, q->params.sq, PAGE_SIZE);
+		ret = np_mem_alloc(q, &q->sdb, q->params.sq == NVME_PEER_PLACE_DMABUF ?
+				   NVME_PEER_PLACE_HOST : q->params.sq, PAGE_SIZE);
 	if (ret)
 		return ret;
 	q->sq_db_dma = q->sdb.peer_dma + NP_SDB_SQ;
@@ -372,7 +373,8 @@ static __le64 np_med_xlate(struct nvme_peer_queue *q, __le64 prp)
 {
 	u64 off = le64_to_cpu(prp) - NVME_PEER_PRP_BASE;
 
-	return off < q->data.size ? cpu_to_le64(q->data.ctrl_dma + off) : prp;
+	return off < q->data.size ? cpu_to_le64(np_mem_ctrl_addr(&q->data, off)) :
+				    prp;
 }
 
 /*

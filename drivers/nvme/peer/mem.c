@@ -104,6 +104,8 @@ int np_mem_alloc(struct nvme_peer_queue *q, struct np_mem *m,
 		if (!m->vaddr)
 			return -ENOMEM;
 		break;
+	case NVME_PEER_PLACE_DMABUF:
+		return np_dmabuf_import(q, m);
 	case NVME_PEER_PLACE_CMB:
 	case NVME_PEER_PLACE_PEER:
 		m->provider = where == NVME_PEER_PLACE_CMB ? q->pctrl->info.pdev :
@@ -119,6 +121,7 @@ int np_mem_alloc(struct nvme_peer_queue *q, struct np_mem *m,
 	default:
 		return -EINVAL;
 	}
+	m->loc = m->provider ? NVME_PEER_LOC_P2P : NVME_PEER_LOC_SYSTEM;
 
 	ret = np_mem_map(np_ctrl_dev(q), m, &m->ctrl_sgt, &m->ctrl_dma);
 	if (ret)
@@ -154,6 +157,10 @@ out_free_mem:
  */
 void np_mem_free(struct nvme_peer_queue *q, struct np_mem *m)
 {
+	if (m->dmabuf) {
+		np_dmabuf_release(m);
+		return;
+	}
 	if (m->coherent) {
 		dma_free_coherent(np_ctrl_dev(q), m->size, m->vaddr,
 				  m->ctrl_dma);
@@ -174,6 +181,19 @@ void np_mem_free(struct nvme_peer_queue *q, struct np_mem *m)
 			free_pages_exact(m->vaddr, m->size);
 		m->vaddr = NULL;
 	}
+}
+
+/**
+ * np_mem_ctrl_addr() - the controller's address of an offset into @m
+ * @m: mapped memory
+ * @off: below @m->size
+ *
+ * Return: the DMA address; a dma-buf range may be in several pieces.
+ */
+dma_addr_t np_mem_ctrl_addr(const struct np_mem *m, u64 off)
+{
+	return m->dmabuf ? np_dmabuf_ctrl_addr(m->dmabuf, off) :
+			   m->ctrl_dma + off;
 }
 
 /**

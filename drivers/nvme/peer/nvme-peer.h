@@ -74,6 +74,7 @@ struct np_bind_desc {
 	enum nvme_peer_lease lease;
 	u64 fence_ns;			/* last break: broken -> given back */
 };
+struct np_dmabuf;
 
 /* Who may attach to a reservation an administrator made (sysfs uid=/gid=). */
 struct np_provision {
@@ -93,6 +94,8 @@ struct np_mem {
 	bool coherent;			/* dma_alloc_coherent(), controller only */
 	dma_addr_t ctrl_dma;
 	dma_addr_t peer_dma;
+	enum nvme_peer_location loc;	/* where it really is */
+	struct np_dmabuf *dmabuf;	/* NVME_PEER_PLACE_DMABUF (dmabuf.c) */
 };
 
 /* A controller nvme-pci told us about. */
@@ -205,6 +208,17 @@ static inline u32 __iomem *np_hw_db(const struct nvme_peer_queue *q, bool cq)
 	       NVME_REG_DBS;
 }
 
+/* Bytes of a queue of @depth entries: whole pages. */
+static inline size_t np_sq_bytes(u32 depth)
+{
+	return PAGE_ALIGN((size_t)depth * sizeof(struct nvme_command));
+}
+
+static inline size_t np_cq_bytes(u32 depth)
+{
+	return PAGE_ALIGN((size_t)depth * sizeof(struct nvme_completion));
+}
+
 /* The pages holding a queue's two doorbells, for mmap (direct mode). */
 struct np_db_region {
 	phys_addr_t phys;	/* first page */
@@ -250,6 +264,16 @@ void np_db_region(const struct nvme_pci_peer_info *info, u16 qid,
 int np_doorbells_map(struct nvme_peer_queue *q);
 void np_doorbells_unmap(struct nvme_peer_queue *q);
 enum nvme_peer_guarantee np_guarantee(struct nvme_peer_queue *q);
+dma_addr_t np_mem_ctrl_addr(const struct np_mem *m, u64 off);
+
+/* dmabuf.c: queues and data buffers in dma-bufs, revoked on a move */
+int np_dmabuf_validate(const struct nvme_peer_params *p);
+int np_dmabuf_import(struct nvme_peer_queue *q, struct np_mem *m);
+void np_dmabuf_release(struct np_mem *m);
+dma_addr_t np_dmabuf_ctrl_addr(const struct np_dmabuf *d, u64 off);
+
+/* core.c, for dmabuf.c: revoke @q for a move and wait for its commands */
+void np_queue_moved(struct nvme_peer_queue *q);
 
 /* mediate.c: mediated mode, the poller */
 int np_med_alloc(struct nvme_peer_queue *q);

@@ -101,6 +101,7 @@ static const char *np_reason_name(enum nvme_peer_reason reason)
 		[NVME_PEER_REASON_NAMESPACE] = "namespace",
 		[NVME_PEER_REASON_PEER_REMOVED] = "peer-removed",
 		[NVME_PEER_REASON_LAYOUT] = "layout",
+		[NVME_PEER_REASON_MOVED] = "moved",
 	};
 
 	return reason < ARRAY_SIZE(names) ? names[reason] : "?";
@@ -128,7 +129,19 @@ static const char * const np_placements[] = {
 	[NVME_PEER_PLACE_HOST] = "host",
 	[NVME_PEER_PLACE_CMB] = "cmb",
 	[NVME_PEER_PLACE_PEER] = "peer",
+	[NVME_PEER_PLACE_DMABUF] = "dmabuf",
 };
+
+static const char *np_location_name(enum nvme_peer_location loc)
+{
+	static const char * const names[] = {
+		[NVME_PEER_LOC_NONE] = "none",
+		[NVME_PEER_LOC_SYSTEM] = "system",
+		[NVME_PEER_LOC_P2P] = "p2p",
+	};
+
+	return loc < ARRAY_SIZE(names) ? names[loc] : "?";
+}
 
 static const char *np_placement_name(enum nvme_peer_placement where)
 {
@@ -520,6 +533,9 @@ NP_Q_SHOW(sq_placement, "%s", np_placement_name(q->sq.where));
 NP_Q_SHOW(cq_placement, "%s", np_placement_name(q->cq.where));
 NP_Q_SHOW(data_placement, "%s", np_placement_name(q->data.where));
 NP_Q_SHOW(data_size, "%zu", q->data.size);
+NP_Q_SHOW(sq_location, "%s", np_location_name(q->sq.loc));
+NP_Q_SHOW(cq_location, "%s", np_location_name(q->cq.loc));
+NP_Q_SHOW(data_location, "%s", np_location_name(q->data.loc));
 NP_Q_SHOW_ADDR(sq_addr, q->sq.peer_dma);
 NP_Q_SHOW_ADDR(cq_addr, q->cq.peer_dma);
 NP_Q_SHOW_ADDR(data_addr, q->data.peer_dma);
@@ -562,7 +578,8 @@ static struct attribute *np_queue_attrs[] = {
 	&np_q_sq_addr.attr, &np_q_cq_addr.attr, &np_q_data_addr.attr,
 	&np_q_data_ctrl_addr.attr, &np_q_sq_doorbell.attr,
 	&np_q_cq_doorbell.attr, &np_q_state.attr, &np_q_reason.attr,
-	&np_q_mode.attr, &np_q_guarantee.attr,
+	&np_q_mode.attr, &np_q_guarantee.attr, &np_q_sq_location.attr,
+	&np_q_cq_location.attr, &np_q_data_location.attr,
 	NULL,
 };
 

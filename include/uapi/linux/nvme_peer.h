@@ -24,12 +24,30 @@
  * @NVME_PEER_PLACE_HOST: host memory, mapped for the controller and the peer
  * @NVME_PEER_PLACE_CMB: the controller's Controller Memory Buffer (P2PDMA)
  * @NVME_PEER_PLACE_PEER: the peer device's own P2PDMA memory (its BAR)
+ * @NVME_PEER_PLACE_DMABUF: a range of a dma-buf (a GPU's memory, udmabuf),
+ *	imported for the controller; see struct nvme_peer_dmabuf_region
  */
 enum nvme_peer_placement {
 	NVME_PEER_PLACE_NONE,
 	NVME_PEER_PLACE_HOST,
 	NVME_PEER_PLACE_CMB,
 	NVME_PEER_PLACE_PEER,
+	NVME_PEER_PLACE_DMABUF,
+};
+
+/**
+ * enum nvme_peer_location - where a region's memory really is
+ * @NVME_PEER_LOC_NONE: no such region
+ * @NVME_PEER_LOC_SYSTEM: system memory (host pages)
+ * @NVME_PEER_LOC_P2P: a device's memory, reached peer-to-peer
+ *
+ * For a dma-buf region, as the exporter's mapping for the controller says:
+ * entries without a struct page or with P2PDMA pages are device memory.
+ */
+enum nvme_peer_location {
+	NVME_PEER_LOC_NONE,
+	NVME_PEER_LOC_SYSTEM,
+	NVME_PEER_LOC_P2P,
 };
 
 /**
@@ -102,10 +120,28 @@ struct nvme_peer_extent {
 /* NVME_PEER_IOC_RESERVE flags */
 #define NVME_PEER_RESERVE_PEER	(1U << 0)	/* peer_domain/peer_bdf valid */
 #define NVME_PEER_RESERVE_FILE	(1U << 1)	/* file_* valid: bind a file */
+/* every dma-buf region must be device memory reached P2P, else -EXDEV */
+#define NVME_PEER_RESERVE_REQUIRE_P2P	(1U << 2)
 
 /* access to a bound file (struct nvme_peer_reserve.file_access) */
 #define NVME_PEER_ACCESS_READ	(1U << 0)
 #define NVME_PEER_ACCESS_WRITE	(1U << 1)
+
+/**
+ * struct nvme_peer_dmabuf_region - a queue or the data buffer in a dma-buf
+ * @fd: the dma-buf (placement %NVME_PEER_PLACE_DMABUF; else 0)
+ * @rsvd: 0
+ * @offset: where the region starts in the dma-buf, page aligned
+ * @length: bytes, a page multiple inside the dma-buf: at least the queue's
+ *	size (depth * 64 for the SQ, depth * 16 for the CQ, page aligned), or
+ *	exactly @data_size for the data buffer
+ */
+struct nvme_peer_dmabuf_region {
+	__s32 fd;
+	__u32 rsvd;
+	__u64 offset;
+	__u64 length;
+};
 
 /**
  * struct nvme_peer_reserve - NVME_PEER_IOC_RESERVE (CAP_SYS_ADMIN)
@@ -141,6 +177,9 @@ struct nvme_peer_extent {
  * @file_off: first byte of the range, a multiple of the file system block
  * @file_len: bytes, a multiple of the file system block; the range ends
  *	at or before the end of the file
+ * @sq_buf: the SQ's dma-buf range when @sq is %NVME_PEER_PLACE_DMABUF
+ * @cq_buf: the CQ's, when @cq is %NVME_PEER_PLACE_DMABUF
+ * @data_buf: the data buffer's, when @data is %NVME_PEER_PLACE_DMABUF
  *
  * @opcodes, @max_nlb and @nr_extents must be 0 in direct mode.  A file
  * binding holds a layout lease on the file: a change of the file's layout
@@ -173,6 +212,9 @@ struct nvme_peer_reserve {
 	__u32 file_access;
 	__u64 file_off;
 	__u64 file_len;
+	struct nvme_peer_dmabuf_region sq_buf;
+	struct nvme_peer_dmabuf_region cq_buf;
+	struct nvme_peer_dmabuf_region data_buf;
 };
 
 /**
@@ -211,6 +253,8 @@ struct nvme_peer_attach {
  *	memory holds a queue or the data buffer, unbinds or leaves the bus
  * @NVME_PEER_REASON_LAYOUT: the layout of the bound file is about to change
  *	(its layout lease was broken)
+ * @NVME_PEER_REASON_MOVED: the exporter of a dma-buf holding a queue or the
+ *	data buffer moved it (move_notify); reserve again to get it back
  */
 enum nvme_peer_reason {
 	NVME_PEER_REASON_NONE,
@@ -223,6 +267,7 @@ enum nvme_peer_reason {
 	NVME_PEER_REASON_NAMESPACE,
 	NVME_PEER_REASON_PEER_REMOVED,
 	NVME_PEER_REASON_LAYOUT,
+	NVME_PEER_REASON_MOVED,
 };
 
 /**
@@ -286,6 +331,19 @@ enum nvme_peer_lease {
  * @file_len: the range's length
  * @file_extents: number of extents (NVME_PEER_IOC_FILE_MAP lists them)
  * @lease: &enum nvme_peer_lease
+ * @sq_placement: &enum nvme_peer_placement of the SQ
+ * @cq_placement: of the CQ
+ * @data_placement: of the data buffer
+ * @rsvd5: 0
+ * @sq_location: &enum nvme_peer_location: where the SQ really is
+ * @cq_location: where the CQ is
+ * @data_location: where the data buffer is
+ * @rsvd6: 0
+ *
+ * For a dma-buf region @sq_addr, @cq_addr and @data_addr are the region's
+ * offsets in its dma-buf: the exporter's device knows its own buffer.
+ * dma-buf regions cannot be mapped through /dev/nvme-peer (-ENODEV): map
+ * the dma-buf.
  *
  * In mediated mode the SQ, CQ and doorbell regions are the shadow ones: the
  * doorbells are little-endian 32-bit words in memory at @sq_db_in_page and
@@ -327,6 +385,14 @@ struct nvme_peer_info {
 	__u64 file_len;
 	__u32 file_extents;
 	__u32 lease;
+	__u8 sq_placement;
+	__u8 cq_placement;
+	__u8 data_placement;
+	__u8 rsvd5;
+	__u8 sq_location;
+	__u8 cq_location;
+	__u8 data_location;
+	__u8 rsvd6;
 };
 
 /**

@@ -15,13 +15,29 @@
  *   dma        write "SRC DST LEN": copy LEN (< 4096) bytes from bus address
  *              SRC to bus address DST through the edu buffer, as a device
  *              would
+ *   dmabuf     read: export dmabuf_size bytes of the ivshmem BAR as a new
+ *              dynamic dma-buf, installed as a file descriptor of the
+ *              reader, whose number it prints.  Like a GPU driver giving
+ *              out VRAM: attach refuses (-EXDEV) an importer that does not
+ *              allow peer-to-peer or that pci_p2pdma_distance() cannot
+ *              reach (where amdgpu would move the buffer to system
+ *              memory); map uses dma_map_resource(); vmap and mmap give the
+ *              BAR; never pinned under CONFIG_DMABUF_MOVE_NOTIFY
+ *   dmabuf_size  bytes of the next export (default 1 MiB)
+ *   evict      write anything: for every exported buffer, under its
+ *              reservation lock, dma_buf_move_notify(), wait for the
+ *              importers' fences, and "reuse" the memory (fill it with
+ *              0xee); -EBUSY for a pinned buffer
  *
  * np_accel_write() lets np-client have the edu device, not the CPU, write
  * SQEs and ring doorbells.
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
+#include <linux/dma-buf.h>
 #include <linux/dma-mapping.h>
+#include <linux/dma-resv.h>
+#include <linux/iosys-map.h>
 #include <linux/iopoll.h>
 #include <linux/module.h>
 #include <linux/pci.h>
@@ -207,6 +223,209 @@ static const struct file_operations dma_fops = {
 	.llseek = noop_llseek,
 };
 
+/* ---- the ivshmem BAR as a GPU's VRAM: a dynamic dma-buf exporter ---- */
+
+struct npa_buf {
+	struct list_head node;
+	struct dma_buf *dmabuf;
+	void *vaddr;			/* P2PDMA memory of ivshmem */
+	size_t size;
+	unsigned int pins;		/* under the reservation lock */
+};
+
+static struct pci_dev *ivshmem_pdev;
+static LIST_HEAD(npa_bufs);
+static DEFINE_MUTEX(npa_bufs_lock);
+static u32 npa_buf_size = SZ_1M;
+
+static phys_addr_t npa_phys(struct npa_buf *b)
+{
+	return page_to_phys(virt_to_page(b->vaddr));
+}
+
+static int npa_attach(struct dma_buf *dmabuf,
+		      struct dma_buf_attachment *attach)
+{
+	if (!attach->peer2peer ||
+	    pci_p2pdma_distance(ivshmem_pdev, attach->dev, true) < 0)
+		return -EXDEV;
+	return 0;
+}
+
+static int npa_pin(struct dma_buf_attachment *attach)
+{
+	struct npa_buf *b = attach->dmabuf->priv;
+
+	b->pins++;
+	return 0;
+}
+
+static void npa_unpin(struct dma_buf_attachment *attach)
+{
+	struct npa_buf *b = attach->dmabuf->priv;
+
+	b->pins--;
+}
+
+static struct sg_table *npa_map(struct dma_buf_attachment *attach,
+				enum dma_data_direction dir)
+{
+	struct npa_buf *b = attach->dmabuf->priv;
+	struct sg_table *sgt;
+	dma_addr_t dma;
+
+	sgt = kzalloc(sizeof(*sgt), GFP_KERNEL);
+	if (!sgt)
+		return ERR_PTR(-ENOMEM);
+	if (sg_alloc_table(sgt, 1, GFP_KERNEL)) {
+		kfree(sgt);
+		return ERR_PTR(-ENOMEM);
+	}
+	/* device memory has no struct page for importers: amdgpu's way */
+	dma = dma_map_resource(attach->dev, npa_phys(b), b->size, dir,
+			       DMA_ATTR_SKIP_CPU_SYNC);
+	if (dma_mapping_error(attach->dev, dma)) {
+		sg_free_table(sgt);
+		kfree(sgt);
+		return ERR_PTR(-EIO);
+	}
+	sgt->sgl->length = b->size;
+	sg_dma_address(sgt->sgl) = dma;
+	sg_dma_len(sgt->sgl) = b->size;
+	return sgt;
+}
+
+static void npa_unmap(struct dma_buf_attachment *attach, struct sg_table *sgt,
+		      enum dma_data_direction dir)
+{
+	dma_unmap_resource(attach->dev, sg_dma_address(sgt->sgl),
+			   sg_dma_len(sgt->sgl), dir, DMA_ATTR_SKIP_CPU_SYNC);
+	sg_free_table(sgt);
+	kfree(sgt);
+}
+
+static void npa_release(struct dma_buf *dmabuf)
+{
+	struct npa_buf *b = dmabuf->priv;
+
+	mutex_lock(&npa_bufs_lock);
+	list_del(&b->node);
+	mutex_unlock(&npa_bufs_lock);
+	pci_free_p2pmem(ivshmem_pdev, b->vaddr, b->size);
+	kfree(b);
+}
+
+static int npa_vmap(struct dma_buf *dmabuf, struct iosys_map *map)
+{
+	struct npa_buf *b = dmabuf->priv;
+
+	iosys_map_set_vaddr(map, b->vaddr);
+	return 0;
+}
+
+static int npa_mmap(struct dma_buf *dmabuf, struct vm_area_struct *vma)
+{
+	struct npa_buf *b = dmabuf->priv;
+
+	return remap_pfn_range(vma, vma->vm_start,
+			       PHYS_PFN(npa_phys(b)) + vma->vm_pgoff,
+			       vma->vm_end - vma->vm_start,
+			       pgprot_writecombine(vma->vm_page_prot));
+}
+
+static const struct dma_buf_ops npa_dmabuf_ops = {
+	.attach = npa_attach,
+	.pin = npa_pin,
+	.unpin = npa_unpin,
+	.map_dma_buf = npa_map,
+	.unmap_dma_buf = npa_unmap,
+	.release = npa_release,
+	.vmap = npa_vmap,
+	.mmap = npa_mmap,
+};
+
+static ssize_t dmabuf_read(struct file *file, char __user *ubuf, size_t count,
+			   loff_t *ppos)
+{
+	DEFINE_DMA_BUF_EXPORT_INFO(info);
+	struct npa_buf *b;
+	char buf[16];
+	int fd, len;
+
+	if (*ppos)
+		return 0;
+	if (!ivshmem_pdev || !npa_buf_size || !PAGE_ALIGNED(npa_buf_size))
+		return -ENODEV;
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	b->size = npa_buf_size;
+	b->vaddr = pci_alloc_p2pmem(ivshmem_pdev, b->size);
+	if (!b->vaddr) {
+		kfree(b);
+		return -ENOMEM;
+	}
+	memset(b->vaddr, 0, b->size);
+	info.ops = &npa_dmabuf_ops;
+	info.size = b->size;
+	info.flags = O_RDWR;
+	info.priv = b;
+	b->dmabuf = dma_buf_export(&info);
+	if (IS_ERR(b->dmabuf)) {
+		fd = PTR_ERR(b->dmabuf);
+		pci_free_p2pmem(ivshmem_pdev, b->vaddr, b->size);
+		kfree(b);
+		return fd;
+	}
+	mutex_lock(&npa_bufs_lock);
+	list_add(&b->node, &npa_bufs);
+	mutex_unlock(&npa_bufs_lock);
+	fd = dma_buf_fd(b->dmabuf, O_CLOEXEC);
+	if (fd < 0) {
+		dma_buf_put(b->dmabuf);
+		return fd;
+	}
+	len = scnprintf(buf, sizeof(buf), "%d\n", fd);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static const struct file_operations dmabuf_fops = {
+	.owner = THIS_MODULE,
+	.read = dmabuf_read,
+	.llseek = noop_llseek,
+};
+
+/* Move every buffer as a GPU driver evicting VRAM does. */
+static ssize_t evict_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	struct npa_buf *b;
+	int ret = 0;
+
+	mutex_lock(&npa_bufs_lock);
+	list_for_each_entry(b, &npa_bufs, node) {
+		dma_resv_lock(b->dmabuf->resv, NULL);
+		if (b->pins) {
+			ret = -EBUSY;
+		} else {
+			dma_buf_move_notify(b->dmabuf);
+			dma_resv_wait_timeout(b->dmabuf->resv,
+					      DMA_RESV_USAGE_BOOKKEEP, false,
+					      10 * HZ);
+			memset(b->vaddr, 0xee, b->size);
+		}
+		dma_resv_unlock(b->dmabuf->resv);
+	}
+	mutex_unlock(&npa_bufs_lock);
+	return ret ? ret : count;
+}
+
+static const struct file_operations evict_fops = {
+	.owner = THIS_MODULE,
+	.write = evict_write,
+	.llseek = noop_llseek,
+};
+
 static int edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	int ret;
@@ -247,6 +466,7 @@ static int ivshmem_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		return ret;
 	pci_p2pmem_publish(pdev, true);
+	ivshmem_pdev = pdev;
 	return 0;
 }
 
@@ -286,6 +506,9 @@ static int __init np_accel_init(void)
 	debugfs_create_file("distance", 0400, np_dir, NULL, &distance_fops);
 	debugfs_create_file("p2p_smoke", 0400, np_dir, NULL, &p2p_smoke_fops);
 	debugfs_create_file("dma", 0200, np_dir, NULL, &dma_fops);
+	debugfs_create_file("dmabuf", 0400, np_dir, NULL, &dmabuf_fops);
+	debugfs_create_u32("dmabuf_size", 0600, np_dir, &npa_buf_size);
+	debugfs_create_file("evict", 0200, np_dir, NULL, &evict_fops);
 	return 0;
 }
 
@@ -299,3 +522,4 @@ module_init(np_accel_init);
 module_exit(np_accel_exit);
 MODULE_DESCRIPTION("nvme-peer test accelerator (QEMU edu + ivshmem)");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(DMA_BUF);

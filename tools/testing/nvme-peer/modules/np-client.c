@@ -55,6 +55,7 @@ struct npc_handle {
 	u16 sq_tail, cq_head;
 	u8 phase;
 	u16 cid;
+	struct nvme_peer_addrs a;	/* at reserve time */
 };
 
 static struct npc_handle *npc_handles[NPC_MAX];
@@ -180,7 +181,6 @@ static ssize_t npc_reserve(struct npc_req *r, const char __user *ubuf,
 	struct nvme_peer_params *p = &r->p;
 	struct device *peer_dev = NULL;
 	struct npc_handle *h;
-	struct nvme_peer_addrs a;
 	unsigned long size;
 	int ret;
 
@@ -236,15 +236,15 @@ static ssize_t npc_reserve(struct npc_req *r, const char __user *ubuf,
 		ret = PTR_ERR(h->q);
 		goto out_put_ctrl;
 	}
-	nvme_peer_query(h->q, &a);
+	nvme_peer_query(h->q, &h->a);
 	mutex_lock(&npc_lock);
-	if (a.qid >= NPC_MAX || npc_handles[a.qid]) {
+	if (h->a.qid >= NPC_MAX || npc_handles[h->a.qid]) {
 		mutex_unlock(&npc_lock);
 		nvme_peer_release(h->q);
 		ret = -EBUSY;
 		goto out_put_ctrl;
 	}
-	npc_handles[a.qid] = h;
+	npc_handles[h->a.qid] = h;
 	mutex_unlock(&npc_lock);
 	put_device(peer_dev);
 	return count;
@@ -281,7 +281,7 @@ static const struct file_operations reserve_fops = {
 
 static const char * const npc_reasons[] = {
 	"none", "release", "admin", "reset", "ctrl-down", "removed", "unload",
-	"namespace", "peer-removed", "layout",
+	"namespace", "peer-removed", "layout", "moved",
 };
 
 static int status_show(struct seq_file *m, void *v)

@@ -84,6 +84,7 @@ if [ "$topo" = switch ]; then
 	kselftest ioctl_fuzz
 fi
 case "$topo" in switch|iommu) kselftest guard_test ;; esac
+case "$topo" in switch|rootports|iommu) kselftest dmabuf_test ;; esac
 [ "$topo" = two-ctrl ] && kselftest two_ctrl_test
 if [ "$topo" = two-ctrl ]; then
 	kselftest file_test

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvme-peer: a queue or the data buffer in a range of a dma-buf (a GPU's
+ * memory, udmabuf), imported for the controller as a *dynamic* importer
+ * that allows peer-to-peer: the exporter keeps the buffer in device memory
+ * and may move it at any time, telling us with move_notify().  A move is a
+ * revocation (reason "moved").  See "GPU memory through dma-buf" in
+ * Documentation/nvme/peer-queues.rst.
+ *
+ * Who holds what: each imported region holds a reference on its dma-buf
+ * (so the buffer outlives a close of its fd elsewhere) and one dynamic
+ * attachment for the controller's device, mapped while the reservation is
+ * active.  Nothing pins the buffer; nothing holds the exporter's device.
+ */
+#include <linux/dma-buf.h>
+#include <linux/dma-resv.h>
+#include <linux/iosys-map.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/pci-p2pdma.h>
+#include <linux/slab.h>
+
+#include "nvme-peer.h"
+
+MODULE_IMPORT_NS(DMA_BUF);
+
+/* One controller-visible piece of an imported range. */
+struct np_dmabuf_seg {
+	u64 off;			/* in the range */
+	u64 len;
+	dma_addr_t dma;			/* as the controller sees it */
+};
+
+struct np_dmabuf {
+	struct nvme_peer_queue *q;
+	struct np_mem *m;
+	struct dma_buf *dmabuf;		/* reference held */
+	struct dma_buf_attachment *attach;
+	u64 offset;			/* of the range in @dmabuf */
+	/* under @dmabuf->resv */
+	struct sg_table *sgt;		/* the exporter's mapping */
+	struct iosys_map map;		/* the kernel's, if @vmapped */
+	bool vmapped;
+	bool moved;
+	struct np_dmabuf_seg *segs;
+	unsigned int nr_segs;
+};
+
+/* The range @m of @q is to be imported from. */
+static const struct nvme_peer_dmabuf_range *
+np_dmabuf_range(const struct nvme_peer_queue *q, const struct np_mem *m)
+{
+	if (m == &q->sq)
+		return &q->params.sq_buf;
+	if (m == &q->cq)
+		return &q->params.cq_buf;
+	if (m == &q->data)
+		return &q->params.data_buf;
+	return NULL;
+}
+
+/*
+ * One region's range: all zero unless its placement is a dma-buf; then
+ * page aligned, inside the buffer, at least @need bytes (exactly, if
+ * @exact).
+ */
+static int np_dmabuf_check(enum nvme_peer_placement where,
+			   const struct nvme_peer_dmabuf_range *r, u64 need,
+			   bool exact)
+{
+	if (where != NVME_PEER_PLACE_DMABUF)
+		return r->dmabuf || r->offset || r->length ? -EINVAL : 0;
+	if (!r->dmabuf || !PAGE_ALIGNED(r->offset) || !r->length ||
+	    !PAGE_ALIGNED(r->length) || r->offset >= r->dmabuf->size ||
+	    r->length > r->dmabuf->size - r->offset)
+		return -EINVAL;
+	return (exact ? r->length != need : r->length < need) ? -EINVAL : 0;
+}
+
+static bool np_dmabuf_overlap(const struct nvme_peer_dmabuf_range *a,
+			      const struct nvme_peer_dmabuf_range *b)
+{
+	return a->dmabuf && a->dmabuf == b->dmabuf &&
+	       a->offset < b->offset + b->length &&
+	       b->offset < a->offset + a->length;
+}
+
+/**
+ * np_dmabuf_validate() - check the dma-buf ranges of reservation parameters
+ * @p: the parameters (placements, depth and data size already checked)
+ *
+ * Return: 0, or -EINVAL: a range given for a region not placed in a
+ * dma-buf, none for one that is, an offset or length not page aligned, a
+ * range past the end of the buffer, a queue's range shorter than the queue
+ * (depth * 64 bytes for the SQ, depth * 16 for the CQ, page aligned), a
+ * data range whose length is not the data size, or two ranges of one
+ * buffer that overlap.
+ */
+int np_dmabuf_validate(const struct nvme_peer_params *p)
+{
+	const struct nvme_peer_dmabuf_range *r[] = {
+		&p->sq_buf, &p->cq_buf, &p->data_buf
+	};
+	int ret, i, j;
+
+	ret = np_dmabuf_check(p->sq, &p->sq_buf, np_sq_bytes(p->depth), false);
+	if (!ret)
+		ret = np_dmabuf_check(p->cq, &p->cq_buf, np_cq_bytes(p->depth),
+				      false);
+	if (!ret)
+		ret = np_dmabuf_check(p->data, &p->data_buf, p->data_size, true);
+	for (i = 0; !ret && i < ARRAY_SIZE(r); i++)
+		for (j = i + 1; j < ARRAY_SIZE(r); j++)
+			if (np_dmabuf_overlap(r[i], r[j]))
+				ret = -EINVAL;
+	return ret;
+}
+
+/*
+ * Where the exporter's mapping really is: device memory when no entry is
+ * a host page (no struct page, or a P2PDMA page), else system memory.
+ */
+static enum nvme_peer_location np_dmabuf_location(struct sg_table *sgt)
+{
+	struct scatterlist *sg;
+	struct page *page;
+	int i;
+
+	for_each_sgtable_sg(sgt, sg, i) {
+		page = sg_page(sg);
+		if (page && !is_pci_p2pdma_page(page))
+			return NVME_PEER_LOC_SYSTEM;
+	}
+	return NVME_PEER_LOC_P2P;
+}
+
+/*
+ * The controller-visible pieces of [@off, @off + @size) of @sgt's DMA
+ * mapping, merged where contiguous, into @segs (room for @sgt->nents).
+ * Every piece must start and end on a page: the controller's PRP entries
+ * are translated a page at a time.
+ *
+ * Return: the number of pieces, -EINVAL when the mapping is shorter than
+ * the range, -EOPNOTSUPP for a piece not page aligned.
+ */
+static int np_dmabuf_segs(struct sg_table *sgt, u64 off, u64 size,
+			  struct np_dmabuf_seg *segs)
+{
+	u64 pos = 0, end = off + size, a, b, covered = 0;
+	struct np_dmabuf_seg *s = NULL;
+	struct scatterlist *sg;
+	dma_addr_t dma;
+	int i, n = 0;
+
+	for_each_sgtable_dma_sg(sgt, sg, i) {
+		a = max(pos, off);
+		b = min(pos + sg_dma_len(sg), end);
+		if (a < b) {
+			dma = sg_dma_address(sg) + (a - pos);
+			if (!PAGE_ALIGNED(dma) || !PAGE_ALIGNED(b - a))
+				return -EOPNOTSUPP;
+			if (s && s->dma + s->len == dma) {
+				s->len += b - a;
+			} else {
+				s = &segs[n++];
+				s->off = a - off;
+				s->dma = dma;
+				s->len = b - a;
+			}
+			covered += b - a;
+		}
+		pos += sg_dma_len(sg);
+	}
+	return covered == size ? n : -EINVAL;
+}
+
+/**
+ * np_dmabuf_ctrl_addr() - the controller's address of an offset of a range
+ * @d: the imported range
+ * @off: an offset below its size
+ *
+ * Return: the DMA address, found by binary search of the pieces.
+ */
+dma_addr_t np_dmabuf_ctrl_addr(const struct np_dmabuf *d, u64 off)
+{
+	unsigned int lo = 0, hi = d->nr_segs;
+
+	while (hi - lo > 1) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (d->segs[mid].off <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return d->segs[lo].dma + (off - d->segs[lo].off);
+}
+
+/* Drop the kernel's and the controller's mappings. */
+static void np_dmabuf_unmap(struct np_dmabuf *d)
+{
+	dma_resv_assert_held(d->dmabuf->resv);
+	if (d->vmapped) {
+		WRITE_ONCE(d->m->vaddr, NULL);
+		dma_buf_vunmap(d->dmabuf, &d->map);
+		d->vmapped = false;
+	}
+	if (d->sgt) {
+		dma_buf_unmap_attachment(d->attach, d->sgt, DMA_BIDIRECTIONAL);
+		d->sgt = NULL;
+	}
+}
+
+/*
+ * Map the range for the controller and, where the kernel must read or
+ * zero it, for the kernel.  The controller reads a queue as one piece, and
+ * a direct peer names one address for the data buffer.
+ */
+static int np_dmabuf_map(struct np_dmabuf *d)
+{
+	struct nvme_peer_queue *q = d->q;
+	struct np_mem *m = d->m;
+	bool queue = m != &q->data;
+	int n;
+
+	dma_resv_assert_held(d->dmabuf->resv);
+	if (d->moved)
+		return -EAGAIN;
+	d->sgt = dma_buf_map_attachment(d->attach, DMA_BIDIRECTIONAL);
+	if (IS_ERR(d->sgt)) {
+		n = PTR_ERR(d->sgt);
+		d->sgt = NULL;
+		return n;
+	}
+	m->loc = np_dmabuf_location(d->sgt);
+	d->segs = kcalloc(d->sgt->nents, sizeof(*d->segs), GFP_KERNEL);
+	if (!d->segs)
+		return -ENOMEM;
+	n = np_dmabuf_segs(d->sgt, d->offset, m->size, d->segs);
+	if (n < 0)
+		return n;
+	d->nr_segs = n;
+	m->ctrl_dma = d->segs[0].dma;
+	if (n > 1 && !np_mediated(q))
+		return -EOPNOTSUPP;
+
+	if ((queue || np_mediated(q)) && !dma_buf_vmap(d->dmabuf, &d->map)) {
+		d->vmapped = true;
+		if (d->map.is_iomem) {
+			dma_buf_vunmap(d->dmabuf, &d->map);
+			d->vmapped = false;
+		}
+	}
+	if (d->vmapped)
+		m->vaddr = d->map.vaddr + d->offset;
+	if (queue && np_mediated(q) && !m->vaddr)
+		return -EOPNOTSUPP;	/* the poller reads shadow queues */
+	if (queue && m->vaddr)
+		memset(m->vaddr, 0, m->size);
+	return 0;
+}
+
+static void np_dmabuf_move_notify(struct dma_buf_attachment *attach)
+{
+	struct np_dmabuf *d = attach->importer_priv;
+
+	dma_resv_assert_held(d->dmabuf->resv);
+	d->moved = true;
+	if (!d->sgt)
+		return;
+	np_queue_moved(d->q);
+	np_dmabuf_unmap(d);
+}
+
+static const struct dma_buf_attach_ops np_dmabuf_attach_ops = {
+	.allow_peer2peer = true,
+	.move_notify = np_dmabuf_move_notify,
+};
+
+/**
+ * np_dmabuf_import() - import a reservation's queue or data buffer range
+ * @q: the reservation (on its controller's list, pctrl->lock held)
+ * @m: &q->sq, &q->cq or &q->data, placement %NVME_PEER_PLACE_DMABUF, size
+ *	set
+ *
+ * Attaches dynamically for the controller's device (peer-to-peer allowed,
+ * not pinned) and maps under the dma-buf's reservation lock.
+ *
+ * Return: 0; the exporter's errno when it refuses the attachment or the
+ * mapping (-EXDEV from an exporter that cannot reach the controller);
+ * -EXDEV when @q requires P2P and the mapping is in system memory;
+ * -EOPNOTSUPP when a queue (or, in direct mode, the data buffer) is not
+ * one contiguous piece for the controller, a piece is not page aligned, or
+ * the kernel cannot map a mediated queue's shadow SQ or CQ (no vmap);
+ * -EAGAIN when the exporter moved the buffer meanwhile; -ENOMEM.
+ */
+int np_dmabuf_import(struct nvme_peer_queue *q, struct np_mem *m)
+{
+	const struct nvme_peer_dmabuf_range *r = np_dmabuf_range(q, m);
+	struct np_dmabuf *d;
+	int ret;
+
+	lockdep_assert_held(&q->pctrl->lock);
+	if (!r || !r->dmabuf)
+		return -EINVAL;
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	d->q = q;
+	d->m = m;
+	d->offset = r->offset;
+	get_dma_buf(r->dmabuf);
+	d->dmabuf = r->dmabuf;
+	m->dmabuf = d;
+	m->peer_dma = r->offset;	/* the exporter's device knows its buffer */
+
+	d->attach = dma_buf_dynamic_attach(d->dmabuf,
+					   &q->pctrl->info.pdev->dev,
+					   &np_dmabuf_attach_ops, d);
+	if (IS_ERR(d->attach)) {
+		ret = PTR_ERR(d->attach);
+		d->attach = NULL;
+		goto out_release;
+	}
+	dma_resv_lock(d->dmabuf->resv, NULL);
+	ret = np_dmabuf_map(d);
+	dma_resv_unlock(d->dmabuf->resv);
+	if (ret)
+		goto out_release;
+	if (q->params.require_p2p && m->loc != NVME_PEER_LOC_P2P) {
+		dev_info(&q->pctrl->info.pdev->dev,
+			 "nvme-peer: qid %u: dma-buf range is in system memory, P2P required\n",
+			 q->qid);
+		ret = -EXDEV;
+		goto out_release;
+	}
+	return 0;
+
+out_release:
+	np_dmabuf_release(m);
+	return ret;
+}
+
+/**
+ * np_dmabuf_release() - unmap, detach and put what np_dmabuf_import() took
+ * @m: the region; nothing if it holds no dma-buf
+ *
+ * After this no move_notify() of the attachment runs (dma_buf_detach()
+ * removes it under the reservation lock).
+ */
+void np_dmabuf_release(struct np_mem *m)
+{
+	struct np_dmabuf *d = m->dmabuf;
+
+	if (!d)
+		return;
+	if (d->attach) {
+		dma_resv_lock(d->dmabuf->resv, NULL);
+		np_dmabuf_unmap(d);
+		dma_resv_unlock(d->dmabuf->resv);
+		dma_buf_detach(d->dmabuf, d->attach);
+	}
+	dma_buf_put(d->dmabuf);
+	kfree(d->segs);
+	kfree(d);
+	m->dmabuf = NULL;
+	m->vaddr = NULL;
+}
+
+#if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
+#include "dmabuf_kunit.c"
+#endif

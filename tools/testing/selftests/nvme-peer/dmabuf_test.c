@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dma-buf import: the data buffer (and the CQ) in a dma-buf.  np-accel
+ * exports the ivshmem BAR like a GPU driver exports VRAM (dynamic,
+ * peer-to-peer only); udmabuf turns a memfd into a host-memory dma-buf.
+ * I/O through mediated and direct queues checked in the exporter's memory,
+ * a move (np-accel/evict) revoking with reason "moved" and nothing
+ * forwarded after it, require_p2p, and malformed requests.
+ */
+#define _GNU_SOURCE
+#include <poll.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <linux/nvme_peer.h>
+#include <linux/udmabuf.h>
+
+#include "np_util.h"
+#include "nvme-peer/nvme_peer_queue.h"
+#include "kselftest_harness.h"
+
+#define NP_DATA		(64 * 1024)
+
+/* A new np-accel dma-buf of @size bytes (its fd), or -errno. */
+static int np_accel_dmabuf(size_t size)
+{
+	char buf[32];
+
+	if (np_write(NP_DBG_ACCEL "/dmabuf_size", "%zu", size))
+		return -ENODEV;
+	if (np_read(NP_DBG_ACCEL "/dmabuf", buf, sizeof(buf)))
+		return -errno ? -errno : -EIO;
+	return atoi(buf);
+}
+
+/* A udmabuf of @size bytes over a new memfd (*@memfd); its fd or -errno. */
+static int np_udmabuf(size_t size, int *memfd)
+{
+	struct udmabuf_create c = { .flags = UDMABUF_FLAGS_CLOEXEC,
+				    .size = size };
+	int dev, fd;
+
+	*memfd = memfd_create("np", MFD_ALLOW_SEALING);
+	if (*memfd < 0 || ftruncate(*memfd, size) ||
+	    fcntl(*memfd, F_ADD_SEALS, F_SEAL_SHRINK))
+		return -errno;
+	dev = open("/dev/udmabuf", O_RDWR);
+	if (dev < 0)
+		return -errno;
+	c.memfd = *memfd;
+	fd = ioctl(dev, UDMABUF_CREATE, &c);
+	close(dev);
+	return fd < 0 ? -errno : fd;
+}
+
+static void np_rsv_init(struct nvme_peer_reserve *r, int mode)
+{
+	memset(r, 0, sizeof(*r));
+	r->size = sizeof(*r);
+	r->nsid = 1;
+	r->depth = 64;
+	r->sq = NVME_PEER_PLACE_HOST;
+	r->cq = NVME_PEER_PLACE_HOST;
+	r->data = NVME_PEER_PLACE_DMABUF;
+	r->data_size = NP_DATA;
+	r->mode = mode;
+	if (mode == NVME_PEER_MODE_MEDIATED)
+		r->opcodes = NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE;
+}
+
+/* RESERVE on a new file: the file, or -errno. */
+static int np_rsv(struct nvme_peer_reserve *r)
+{
+	int fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, NVME_PEER_IOC_RESERVE, r)) {
+		int e = -errno;
+
+		close(fd);
+		return e;
+	}
+	return fd;
+}
+
+/* A reservation's queues, mapped; the CQ from @cq_buf if it is there. */
+struct np_q {
+	int fd;
+	struct nvme_peer_info info;
+	void *sq, *cq, *db, *cq_map;
+	size_t cq_len;
+	struct npq q;
+};
+
+static int np_q_map(struct np_q *q, int fd, int cq_buf, __u64 cq_off)
+{
+	q->fd = fd;
+	if (np_query(fd, &q->info))
+		return -1;
+	q->sq = mmap(NULL, q->info.sq_size, PROT_READ | PROT_WRITE,
+		     MAP_SHARED, fd, q->info.sq_off);
+	q->cq_map = cq_buf < 0 ?
+		mmap(NULL, q->info.cq_size, PROT_READ, MAP_SHARED, fd,
+		     q->info.cq_off) :
+		mmap(NULL, cq_off + 4096, PROT_READ, MAP_SHARED, cq_buf, 0);
+	q->cq = (char *)q->cq_map + (cq_buf < 0 ? 0 : cq_off);
+	q->cq_len = cq_buf < 0 ? q->info.cq_size : cq_off + 4096;
+	q->db = mmap(NULL, q->info.db_size, PROT_READ | PROT_WRITE,
+		     MAP_SHARED, fd, q->info.db_off);
+	if (q->sq == MAP_FAILED || q->cq_map == MAP_FAILED ||
+	    q->db == MAP_FAILED)
+		return -1;
+	npq_init(&q->q, q->sq, q->cq, (char *)q->db + q->info.sq_db_in_page,
+		 (char *)q->db + q->info.cq_db_in_page, q->info.depth,
+		 q->info.qid);
+	return 0;
+}
+
+/* Mappings hold the file: unmap before a close is to release anything. */
+static void np_q_close(struct np_q *q)
+{
+	munmap(q->sq, q->info.sq_size);
+	munmap(q->cq_map, q->cq_len);
+	munmap(q->db, q->info.db_size);
+	close(q->fd);
+}
+
+/* Submit one read/write of @nlb 512-byte LBAs at data offset @off. */
+static int np_q_cmd(struct np_q *q, int opc, __u64 slba, int nlb, __u64 off)
+{
+	__u64 a = q->info.data_ctrl_addr + off;
+	struct npq_sqe e;
+	struct npq_cqe c;
+	int i;
+
+	npq_sqe_rw(&e, opc, 1, slba, nlb, a, nlb * 512 > 4096 ? a + 4096 : 0);
+	if (npq_enqueue(&q->q, &e) < 0)
+		return -ENOSPC;
+	npq_ring_sq(&q->q);
+	for (i = 0; i < 20000 && !npq_poll(&q->q, &c); i++)
+		usleep(50);
+	if (i == 20000)
+		return -ETIMEDOUT;
+	npq_ring_cq(&q->q);
+	return npq_cqe_status(&c);
+}
+
+static long long np_q_stat(struct np_q *q, const char *name)
+{
+	char path[128], buf[512], *p;
+
+	snprintf(path, sizeof(path), "%s/q%u/stats", np_peer(), q->info.qid);
+	if (np_read(path, buf, sizeof(buf)))
+		return -1;
+	p = strstr(buf, name);
+	return p ? atoll(p + strlen(name) + 1) : -1;
+}
+
+static const char *np_q_attr(struct np_q *q, const char *name)
+{
+	static char buf[64];
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/q%u/%s", np_peer(), q->info.qid, name);
+	if (np_read(path, buf, sizeof(buf)))
+		return "";
+	return buf;
+}
+
+static int np_p2p_topology(void)
+{
+	return !strcmp(np_topology(), "switch") ||
+	       !strcmp(np_topology(), "iommu");
+}
+
+/*
+ * Why the accel tests cannot run here, or NULL (6.1's harness runs the
+ * test body after a SKIP in the fixture's setup: ask again there).
+ */
+static const char *np_no_accel(void)
+{
+	if (np_missing())
+		return np_missing();
+	return np_p2p_topology() ? NULL : "no P2P path in this topology";
+}
+
+FIXTURE(accel) {
+	int buf;
+	unsigned char *mem;
+	size_t size;
+};
+
+FIXTURE_VARIANT(accel) {
+	int mode;
+	int cq_in_buf;
+};
+
+FIXTURE_VARIANT_ADD(accel, mediated) { NVME_PEER_MODE_MEDIATED, 0 };
+FIXTURE_VARIANT_ADD(accel, direct_cq) { NVME_PEER_MODE_DIRECT, 1 };
+
+FIXTURE_SETUP(accel)
+{
+	if (np_no_accel())
+		SKIP(return, "%s", np_no_accel());
+	self->size = 2 * NP_DATA;
+	self->buf = np_accel_dmabuf(self->size);
+	ASSERT_LE(0, self->buf);
+	self->mem = mmap(NULL, self->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 self->buf, 0);
+	ASSERT_NE(MAP_FAILED, self->mem);
+}
+
+FIXTURE_TEARDOWN(accel)
+{
+	if (self->mem && self->mem != MAP_FAILED)
+		munmap(self->mem, self->size);
+	if (self->buf > 0)
+		close(self->buf);
+}
+
+/* Data (and in direct mode the CQ) in "GPU memory", checked there. */
+TEST_F(accel, io_in_exporter_memory)
+{
+	unsigned char *blk = np_aligned(8192);
+	struct nvme_peer_reserve r;
+	char bar[128];
+	struct np_q q;
+	__u64 start;
+	int fd, i;
+
+	if (np_no_accel())
+		SKIP(return, "%s", np_no_accel());
+	np_rsv_init(&r, variant->mode);
+	r.data_buf.fd = self->buf;
+	r.data_buf.length = NP_DATA;
+	r.flags = NVME_PEER_RESERVE_REQUIRE_P2P;
+	if (variant->cq_in_buf) {
+		r.cq = NVME_PEER_PLACE_DMABUF;
+		r.cq_buf.fd = self->buf;
+		r.cq_buf.offset = NP_DATA;
+		r.cq_buf.length = 4096;
+	}
+	fd = np_rsv(&r);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, np_q_map(&q, fd, variant->cq_in_buf ? self->buf : -1,
+			      NP_DATA));
+	EXPECT_EQ(NVME_PEER_PLACE_DMABUF, q.info.data_placement);
+	EXPECT_EQ(NVME_PEER_LOC_P2P, q.info.data_location);
+	EXPECT_EQ(NVME_PEER_LOC_SYSTEM, q.info.sq_location);
+	EXPECT_STREQ("p2p", np_q_attr(&q, "data_location"));
+	EXPECT_STREQ("dmabuf", np_q_attr(&q, "data_placement"));
+	EXPECT_EQ(0, q.info.data_addr);		/* offset in the dma-buf */
+
+	/* the controller's address of the data: the BAR, or an IOVA */
+	if (variant->mode == NVME_PEER_MODE_DIRECT) {
+		snprintf(bar, sizeof(bar), "/sys/bus/pci/devices/%s/resource",
+			 np_ivshmem_pci());
+		start = 0;
+		{
+			FILE *f = fopen(bar, "r");
+			unsigned long long s, e, fl;
+
+			ASSERT_NE(NULL, f);
+			for (i = 0; i < 3; i++)
+				ASSERT_EQ(3, fscanf(f, "%llx %llx %llx", &s, &e,
+						    &fl));
+			fclose(f);
+			start = s;
+			/* an IOVA in the iommu topology, else the BAR */
+			EXPECT_EQ(!strcmp(np_topology(), "iommu"),
+				  q.info.data_ctrl_addr < s ||
+				  q.info.data_ctrl_addr > e);
+		}
+		TH_LOG("BAR2 %#llx, controller address %#llx", start,
+		       (unsigned long long)q.info.data_ctrl_addr);
+	}
+
+	ASSERT_NE(NULL, blk);
+	for (i = 0; i < 4; i++) {
+		np_fill(self->mem + i * 8192, 8192, 300 + i);
+		ASSERT_EQ(0, np_q_cmd(&q, 0x01, 12000 + 16 * i, 16, i * 8192));
+	}
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(0, np_blk_io(np_bdev(), 0, (12000 + 16 * i) * 512,
+				       blk, 8192));
+		EXPECT_EQ(0, memcmp(blk, self->mem + i * 8192, 8192));
+	}
+	np_fill(blk, 8192, 4343);
+	ASSERT_EQ(0, np_blk_io(np_bdev(), 1, 13000 * 512, blk, 8192));
+	memset(self->mem, 0, 8192);
+	ASSERT_EQ(0, np_q_cmd(&q, 0x02, 13000, 16, 0));
+	EXPECT_EQ(0, memcmp(blk, self->mem, 8192));
+	if (variant->mode == NVME_PEER_MODE_MEDIATED) {
+		/* outside the imported range: refused, never forwarded */
+		long long fwd = np_q_stat(&q, "forwarded");
+
+		EXPECT_EQ(0x4004, np_q_cmd(&q, 0x02, 13000, 8, NP_DATA));
+		EXPECT_EQ(fwd, np_q_stat(&q, "forwarded"));
+	}
+	close(fd);
+	free(blk);
+}
+
+static int np_stop;		/* __atomic: set by the main thread */
+static __thread sigjmp_buf np_jb;
+
+/* the revocation zaps the mappings: the reader's next touch faults */
+static void np_sigbus(int sig)
+{
+	siglongjmp(np_jb, 1);
+}
+
+struct np_reader {
+	struct np_q *q;
+	int done, errors;
+};
+
+static void *np_read_loop(void *arg)
+{
+	struct np_reader *rd = arg;
+
+	if (sigsetjmp(np_jb, 1))
+		return NULL;
+	while (!__atomic_load_n(&np_stop, __ATOMIC_RELAXED)) {
+		if (np_q_cmd(rd->q, 0x02, 14000 + 8 * (rd->done % 64), 8,
+			     4096 * (rd->done % 16)))
+			rd->errors++;
+		rd->done++;
+	}
+	return NULL;
+}
+
+/* move_notify during a stream of reads: revoked "moved", nothing after. */
+TEST_F(accel, move_revokes)
+{
+	struct np_reader rd = { 0 };
+	struct nvme_peer_reserve r;
+	struct pollfd pfd;
+	pthread_t t;
+	long long fwd;
+	struct np_q q;
+	int fd, i;
+
+	if (np_no_accel())
+		SKIP(return, "%s", np_no_accel());
+	if (variant->mode != NVME_PEER_MODE_MEDIATED)
+		SKIP(return, "a direct queue is revoked but not drained");
+	np_rsv_init(&r, variant->mode);
+	r.data_buf.fd = self->buf;
+	r.data_buf.length = NP_DATA;
+	fd = np_rsv(&r);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, np_q_map(&q, fd, -1, 0));
+	rd.q = &q;
+	__atomic_store_n(&np_stop, 0, __ATOMIC_RELAXED);
+	signal(SIGBUS, np_sigbus);
+	ASSERT_EQ(0, pthread_create(&t, NULL, np_read_loop, &rd));
+	while (rd.done < 20)
+		usleep(1000);
+	ASSERT_EQ(0, np_write(NP_DBG_ACCEL "/evict", "1"));
+	/* the exporter poisoned the moved memory: no DMA lands on it now */
+	pfd.fd = fd;
+	pfd.events = POLLPRI;
+	EXPECT_EQ(1, poll(&pfd, 1, 5000));
+	EXPECT_TRUE(pfd.revents & POLLERR);
+	ASSERT_EQ(0, np_query(fd, &q.info));
+	EXPECT_EQ(NVME_PEER_STATE_REVOKED, q.info.state);
+	EXPECT_EQ(NVME_PEER_REASON_MOVED, q.info.reason);
+	EXPECT_STREQ("moved", np_q_attr(&q, "reason"));
+	fwd = np_q_stat(&q, "forwarded");
+	usleep(300000);
+	__atomic_store_n(&np_stop, 1, __ATOMIC_RELAXED);
+	pthread_join(t, NULL);
+	EXPECT_EQ(fwd, np_q_stat(&q, "forwarded"));
+	for (i = 0; i < NP_DATA; i++)
+		if (self->mem[i] != 0xee)
+			break;
+	EXPECT_EQ(NP_DATA, i) TH_LOG("byte %d written after the move", i);
+	TH_LOG("%d reads before the move", rd.done);
+	np_q_close(&q);
+
+	/* reserve again: works */
+	r.qid = 0;
+	fd = np_rsv(&r);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, np_q_map(&q, fd, -1, 0));
+	EXPECT_EQ(0, np_q_cmd(&q, 0x02, 14000, 8, 0));
+	np_q_close(&q);
+}
+
+/* No P2P path: the exporter refuses, and with require_p2p so does udmabuf. */
+TEST(require_p2p)
+{
+	struct nvme_peer_reserve r;
+	int buf, memfd, fd;
+
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
+	np_rsv_init(&r, NVME_PEER_MODE_MEDIATED);
+	r.data_buf.length = NP_DATA;
+	r.flags = NVME_PEER_RESERVE_REQUIRE_P2P;
+	buf = np_udmabuf(NP_DATA, &memfd);
+	ASSERT_LE(0, buf);
+	r.data_buf.fd = buf;
+	EXPECT_EQ(-EXDEV, np_rsv(&r));
+	close(buf);
+	close(memfd);
+	if (np_p2p_topology())
+		return;
+	buf = np_accel_dmabuf(NP_DATA);
+	ASSERT_LE(0, buf);
+	r.data_buf.fd = buf;
+	EXPECT_EQ(-EXDEV, np_rsv(&r));
+	r.flags = 0;
+	fd = np_rsv(&r);
+	EXPECT_EQ(-EXDEV, fd);		/* refused by the exporter */
+	if (fd >= 0)
+		close(fd);
+	close(buf);
+}
+
+/* Host memory through udmabuf: the process reads its data via the memfd. */
+TEST(udmabuf_io)
+{
+	unsigned char *blk = np_aligned(8192), *got = np_aligned(8192);
+	struct nvme_peer_reserve r;
+	int buf, memfd, fd, i;
+	struct np_q q;
+
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
+	ASSERT_NE(NULL, blk);
+	ASSERT_NE(NULL, got);
+	buf = np_udmabuf(NP_DATA, &memfd);
+	ASSERT_LE(0, buf);
+	np_rsv_init(&r, NVME_PEER_MODE_MEDIATED);
+	r.data_buf.fd = buf;
+	r.data_buf.length = NP_DATA;
+	fd = np_rsv(&r);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, np_q_map(&q, fd, -1, 0));
+	EXPECT_EQ(NVME_PEER_LOC_SYSTEM, q.info.data_location);
+	EXPECT_STREQ("system", np_q_attr(&q, "data_location"));
+	/* nothing of it through /dev/nvme-peer */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, NP_DATA, PROT_READ, MAP_SHARED, fd,
+				   q.info.data_off));
+	EXPECT_EQ(ENODEV, errno);
+
+	/* the fd closed while reserved: the reservation holds the buffer */
+	close(buf);
+	for (i = 0; i < 4; i++) {
+		np_fill(blk, 8192, 500 + i);
+		ASSERT_EQ(8192, pwrite(memfd, blk, 8192, i * 8192));
+		ASSERT_EQ(0, np_q_cmd(&q, 0x01, 15000 + 16 * i, 16, i * 8192));
+		ASSERT_EQ(0, np_blk_io(np_bdev(), 0, (15000 + 16 * i) * 512,
+				       got, 8192));
+		EXPECT_EQ(0, memcmp(blk, got, 8192)) TH_LOG("write %d", i);
+	}
+	np_fill(blk, 8192, 777);
+	ASSERT_EQ(0, np_blk_io(np_bdev(), 1, 16000 * 512, blk, 8192));
+	ASSERT_EQ(0, np_q_cmd(&q, 0x02, 16000, 16, 3 * 8192));
+	ASSERT_EQ(8192, pread(memfd, got, 8192, 3 * 8192));
+	EXPECT_EQ(0, memcmp(blk, got, 8192));
+	close(fd);
+	close(memfd);
+	free(blk);
+	free(got);
+}
+
+/* Malformed requests: an errno each, nothing held afterwards. */
+TEST(malformed)
+{
+	struct nvme_peer_reserve r;
+	int buf, memfd, null, fd;
+	long long before;
+
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
+	before = np_peer_num("free");
+	buf = np_udmabuf(NP_DATA, &memfd);
+	ASSERT_LE(0, buf);
+	null = open("/dev/null", O_RDWR);
+	ASSERT_LE(0, null);
+
+	np_rsv_init(&r, NVME_PEER_MODE_MEDIATED);
+	r.data_buf.length = NP_DATA;
+	r.data_buf.fd = null;				/* not a dma-buf */
+	EXPECT_EQ(-EINVAL, np_rsv(&r));
+	r.data_buf.fd = 1000;				/* no such fd */
+	EXPECT_EQ(-EBADF, np_rsv(&r));
+	r.data_buf.fd = buf;
+	r.data_buf.offset = 4096;			/* past the end */
+	EXPECT_EQ(-EINVAL, np_rsv(&r));
+	r.data_buf.offset = 100;			/* unaligned */
+	r.data_size = NP_DATA - 4096;
+	r.data_buf.length = NP_DATA - 4096;
+	EXPECT_EQ(-EINVAL, np_rsv(&r));
+	r.data_buf.offset = 0;
+	r.data_buf.rsvd = 1;				/* reserved field */
+	EXPECT_EQ(-EINVAL, np_rsv(&r));
+	r.data_buf.rsvd = 0;
+	r.data_buf.length = NP_DATA;			/* not the data size */
+	EXPECT_EQ(-EINVAL, np_rsv(&r));
+
+	/* the SQ in the same buffer: too small, then overlapping */
+	np_rsv_init(&r, NVME_PEER_MODE_MEDIATED);
+	r.data_size = NP_DATA / 2;
+	r.data_buf = (struct nvme_peer_dmabuf_region){ buf, 0, 0, NP_DATA / 2 };
+	r.sq = NVME_PEER_PLACE_DMABUF;
+	r.depth = 128;					/* needs 8 KiB */
+	r.sq_buf = (struct nvme_peer_dmabuf_region){ buf, 0, NP_DATA / 2,
+						     4096 };
+	EXPECT_EQ(-EINVAL, np_rsv(&r));
+	r.sq_buf.offset = NP_DATA / 2 - 4096;		/* the same fd twice */
+	r.sq_buf.length = 8192;
+	EXPECT_EQ(-EINVAL, np_rsv(&r));
+	/* an fd for a region that is not in a dma-buf */
+	np_rsv_init(&r, NVME_PEER_MODE_MEDIATED);
+	r.data = NVME_PEER_PLACE_HOST;
+	r.data_buf.fd = buf;
+	EXPECT_EQ(-EINVAL, np_rsv(&r));
+	/* a shadow SQ in a buffer the kernel cannot map stays possible */
+	np_rsv_init(&r, NVME_PEER_MODE_MEDIATED);
+	r.data_buf = (struct nvme_peer_dmabuf_region){ buf, 0, 0, NP_DATA / 2 };
+	r.data_size = NP_DATA / 2;
+	r.sq = NVME_PEER_PLACE_DMABUF;
+	r.sq_buf = (struct nvme_peer_dmabuf_region){ buf, 0, NP_DATA / 2,
+						     4096 };
+	fd = np_rsv(&r);
+	EXPECT_TRUE(fd >= 0 || fd == -EOPNOTSUPP) TH_LOG("%d", fd);
+	if (fd >= 0)
+		close(fd);
+	close(null);
+	close(buf);
+	close(memfd);
+	EXPECT_EQ(before, np_peer_num("free"));
+}
+
+TEST_HARNESS_MAIN
