@@ -171,9 +171,6 @@ static int np_reserve_arg_ok(const struct nvme_peer_reserve *r, u32 usize)
 }
 
 /*
- * The in-kernel parameters of a RESERVE argument; the extents, the peer
- * device and the file it names are the caller's to free (kvfree(),
- * pci_dev_put(), fput()).
  * The dma-buf a region names, with a reference, or NULL for a region not
  * placed in one (whose fd must be 0): -EBADF for a closed fd, -EINVAL for
  * one that is not a dma-buf.
@@ -204,13 +201,15 @@ static void np_reserve_params_free(struct nvme_peer_params *p)
 	for (i = 0; i < ARRAY_SIZE(r); i++)
 		if (r[i]->dmabuf)
 			dma_buf_put(r[i]->dmabuf);
+	if (p->file.file)
+		fput(p->file.file);
 	pci_dev_put(p->peer);
 	kvfree(p->policy.extents);
 }
 
 /*
  * The in-kernel parameters of a RESERVE argument; the extents, the peer
- * device and the dma-bufs it names are the caller's to free
+ * device, the file and the dma-bufs it names are the caller's to free
  * (np_reserve_params_free()).
  */
 static int np_reserve_params(struct np_file *f,
@@ -303,10 +302,6 @@ static int np_ioc_reserve(struct np_file *f, void __user *uarg)
 		ret = -EFAULT;
 	}
 out_free_params:
-	if (p.file.file)
-		fput(p.file.file);
-	pci_dev_put(p.peer);
-	kvfree(p.policy.extents);
 	np_reserve_params_free(&p);
 	return ret;
 }

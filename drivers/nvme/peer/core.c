@@ -707,7 +707,7 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 
 	/* before the lock: mapping the file writes its dirty pages back */
 	if (p->file.file) {
-		ret = np_bind_file(pctrl, p, &bind);
+		ret = np_bind_file(p, &bind);
 		if (ret)
 			return ERR_PTR(ret);
 	}
@@ -723,7 +723,10 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 		goto out_put_ns;
 	q->bind = bind;			/* the queue's now: freed with it */
 	bind = NULL;
-	ret = np_ns_format(pctrl, ns, p->nsid, &q->lba_shift, &q->ns_size);
+	ret = q->bind ? np_bind_on(q->bind, ns) : 0;
+	if (!ret)
+		ret = np_ns_format(pctrl, ns, p->nsid, &q->lba_shift,
+				   &q->ns_size);
 	if (!ret && q->bind)
 		ret = np_bind_policy(q->bind, q->lba_shift, q->ns_size,
 				     &q->params.policy);

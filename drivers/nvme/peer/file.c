@@ -120,9 +120,9 @@ static void np_bind_break_work(struct work_struct *work)
 	if (q) {
 		if (!np_fence_queue(q, NVME_PEER_REASON_LAYOUT,
 				    NP_LAYOUT_BUDGET))
-			dev_warn(q->pctrl->ctrl->device,
-				 "nvme-peer: qid %u held commands at a layout break for over %u ms: deleted\n",
-				 q->qid, jiffies_to_msecs(NP_LAYOUT_BUDGET));
+			pr_warn("%s: qid %u held commands at a layout break for over %u ms: deleted\n",
+				q->pctrl->name, q->qid,
+				jiffies_to_msecs(NP_LAYOUT_BUDGET));
 		np_bind_written(b);
 		kobject_put(&q->kobj);
 	}
@@ -167,12 +167,15 @@ static int np_bind_take_lease(struct np_bind *b)
 		return -ENOMEM;
 	np_lease_init(fl, b->file, b);
 	fl->fl_lmops = &np_layout_lease_ops;
+	/* held before it is on the inode: a break may come at once */
+	b->lease_held = true;
+	b->lease = NVME_PEER_LEASE_HELD;
 	ret = np_setlease(b->file, F_RDLCK, &fl, NULL);
 	if (fl)			/* not used: an error, or it joined ours */
 		np_lease_free(fl);
-	if (!ret) {
-		b->lease_held = true;
-		b->lease = NVME_PEER_LEASE_HELD;
+	if (ret) {
+		b->lease_held = false;
+		b->lease = NVME_PEER_LEASE_NONE;
 	}
 	return ret;
 }
@@ -266,15 +269,12 @@ static int np_bind_map(struct np_bind *b)
 }
 
 /* What a binding asks for that no file can give: -EINVAL, -EBADF... */
-static int np_bind_check(struct nvme_peer_ctrl *pctrl,
-			 const struct nvme_peer_params *p, struct file *file,
+static int np_bind_check(const struct nvme_peer_params *p, struct file *file,
 			 u64 *part_off)
 {
 	const struct nvme_peer_file *pf = &p->file;
 	struct inode *inode = file_inode(file);
 	struct super_block *sb = inode->i_sb;
-	struct nvme_ns *ns;
-	bool ours;
 
 	if (p->mode != NVME_PEER_MODE_MEDIATED || p->policy.nr_extents ||
 	    (pf->access != NVME_PEER_ACCESS_READ &&
@@ -289,13 +289,6 @@ static int np_bind_check(struct nvme_peer_ctrl *pctrl,
 	     !(file->f_mode & FMODE_WRITE)))
 		return -EBADF;
 	if (!sb->s_bdev)
-		return -EXDEV;
-	ns = nvme_find_get_ns(pctrl->ctrl, p->nsid);
-	if (!ns)
-		return -ENODEV;
-	ours = ns->disk == sb->s_bdev->bd_disk;
-	nvme_put_ns(ns);
-	if (!ours)
 		return -EXDEV;
 	if (!sb->s_export_op || !sb->s_export_op->map_blocks) {
 		pr_info("%s: no ->map_blocks(): cannot bind files (needs CONFIG_EXPORTFS_BLOCK_OPS and XFS)\n",
@@ -312,7 +305,6 @@ static int np_bind_check(struct nvme_peer_ctrl *pctrl,
 
 /**
  * np_bind_file() - lease and map the file range @p names
- * @pctrl: the controller
  * @p: the reservation's parameters, with @p->file.file set
  * @bp: the binding, on success
  *
@@ -321,20 +313,19 @@ static int np_bind_check(struct nvme_peer_ctrl *pctrl,
  *
  * Return: 0, or -EINVAL (not mediated, extents given, a bad access, an
  * unaligned range or one past EOF), -EISDIR, -EBADF (not open for the
- * access asked), -EXDEV (not on this namespace), -EOPNOTSUPP (no
+ * access asked), -EXDEV (not on a block device), -EOPNOTSUPP (no
  * ->map_blocks()), -ENXIO (a reflinked file), -ENODATA (no written block
  * in the range), -E2BIG (more than %NVME_PEER_MAX_EXTENTS pieces),
  * -EAGAIN (the layout changed while mapping), -ENOMEM.
  */
-int np_bind_file(struct nvme_peer_ctrl *pctrl, const struct nvme_peer_params *p,
-		 struct np_bind **bp)
+int np_bind_file(const struct nvme_peer_params *p, struct np_bind **bp)
 {
 	struct file *file = p->file.file;
 	struct np_bind *b;
 	u64 part_off;
 	int ret;
 
-	ret = np_bind_check(pctrl, p, file, &part_off);
+	ret = np_bind_check(p, file, &part_off);
 	if (ret)
 		return ret;
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
@@ -359,6 +350,19 @@ int np_bind_file(struct nvme_peer_ctrl *pctrl, const struct nvme_peer_params *p,
 	}
 	*bp = b;
 	return 0;
+}
+
+/**
+ * np_bind_on() - whether the bound file lives on namespace @ns
+ * @b: the binding
+ * @ns: the reservation's namespace
+ *
+ * Return: 0, or -EXDEV for a file on another device or namespace.
+ */
+int np_bind_on(struct np_bind *b, struct nvme_ns *ns)
+{
+	return file_inode(b->file)->i_sb->s_bdev->bd_disk == ns->disk ?
+	       0 : -EXDEV;
 }
 
 /**

@@ -245,8 +245,9 @@ bool np_fence_queue(struct nvme_peer_queue *q, enum nvme_peer_reason reason,
 extern struct workqueue_struct *np_wq;
 
 /* file.c: file-bound reservations, layout leases */
-int np_bind_file(struct nvme_peer_ctrl *pctrl, const struct nvme_peer_params *p,
-		 struct np_bind **bp);
+struct nvme_ns;
+int np_bind_file(const struct nvme_peer_params *p, struct np_bind **bp);
+int np_bind_on(struct np_bind *b, struct nvme_ns *ns);
 int np_bind_policy(struct np_bind *b, u32 lba_shift, u64 ns_size,
 		   struct nvme_peer_policy *pol);
 int np_bind_attach(struct np_bind *b, struct nvme_peer_queue *q);
