@@ -74,6 +74,7 @@ struct np_bind_desc {
 	enum nvme_peer_lease lease;
 	u64 fence_ns;			/* last break: broken -> given back */
 };
+
 struct np_dmabuf;
 
 /* Who may attach to a reservation an administrator made (sysfs uid=/gid=). */

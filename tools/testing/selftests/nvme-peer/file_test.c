@@ -373,9 +373,7 @@ TEST(reallocated_blocks_never_readable)
 	ASSERT_LE(0, file);
 	close(file);
 	ASSERT_EQ(-1, np_client_last_qid());	/* none of other tests' */
-	ASSERT_EQ(0, np_write(NP_DBG_CLIENT "/reserve",
-			      "%s %d 16 host host host 8192 cpu mediated r file=" MNT "/kernel-owned,0,%d,r",
-			      np_ctrl(), FS_NS, 4 * MIB));
+	ASSERT_EQ(0, np_client_bind("kernel-owned", 4 * MIB));
 	qid = np_client_last_qid();
 	ASSERT_LT(0, qid);
 	ASSERT_EQ(0, np_policy_extent(qid, &slba, &nlb));

@@ -84,9 +84,7 @@ static int np_round(int c, long long *trunc_us, long long *fence_us,
 			return -1;
 		r.qid = info.qid;
 	} else if (c == BUSY) {
-		if (np_write(NP_DBG_CLIENT "/reserve",
-			     "%s %d 16 host host host 8192 cpu mediated r file=" MNT "/bench,0,%d,r",
-			     np_ctrl(), FS_NS, MIB))
+		if (np_client_bind("bench", MIB))
 			return -1;
 		r.qid = np_client_last_qid();
 		if (np_policy_extent(r.qid, &r.slba, &nlb))

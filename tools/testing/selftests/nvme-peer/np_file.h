@@ -64,8 +64,8 @@ static inline int np_open(void)
 }
 
 /* RESERVE a mediated queue bound to [@off, @off + @len) of @file_fd. */
-static inline int np_bind(int fd, int file_fd, __u32 nsid, __u64 off, __u64 len,
-		   __u32 access, __u32 mode)
+static inline int np_bind(int fd, int file_fd, __u32 nsid, __u64 off,
+			  __u64 len, __u32 access, __u32 mode)
 {
 	struct nvme_peer_reserve r = {
 		.size = sizeof(r), .flags = NVME_PEER_RESERVE_FILE,
@@ -80,6 +80,18 @@ static inline int np_bind(int fd, int file_fd, __u32 nsid, __u64 off, __u64 len,
 			    (access & NVME_PEER_ACCESS_WRITE ?
 			     NVME_PEER_OPS_WRITE : 0);
 	return ioctl(fd, NVME_PEER_IOC_RESERVE, &r) ? -errno : 0;
+}
+
+/*
+ * An np-client reserve line for a mediated read-only queue of depth 16 in
+ * host memory, bound to the first @len bytes of MNT/@name.
+ */
+static inline int np_client_bind(const char *name, int len)
+{
+	return np_write(NP_DBG_CLIENT "/reserve",
+			"%s %d 16 %s %s %s 8192 cpu mediated r file=%s/%s,0,%d,r",
+			np_ctrl(), FS_NS, "host", "host", "host", MNT, name,
+			len);
 }
 
 /* The highest qid np-client holds, or -1. */
