@@ -37,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "medpass.h"
 #include "nvme-peer/nvme_peer_queue.h"
 
@@ -89,14 +90,6 @@ static inline u64 tsc(void)
 #endif
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static double tsc_ghz;
 
 static void calibrate(void)
@@ -121,16 +114,6 @@ static void *zalloc(size_t size)
 	}
 	memset(p, 0, size);
 	return p;
-}
-
-static unsigned long long rng = 0x9e3779b97f4a7c15ULL;
-
-static unsigned long long rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
 }
 
 static void bq_init(struct bq *b, u16 qid)
