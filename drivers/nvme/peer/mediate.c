@@ -21,12 +21,14 @@
  * anywhere when that list is empty.  Each poller keeps polling while there
  * is work and for mediate_spin_us after it; then it sleeps, first
  * mediate_idle_us, doubling up to mediate_idle_max_us while nothing
- * happens; with no queue to serve it sleeps until one comes.  A sleep
- * shorter than the timers can time (hrtimer_resolution: a tick without
- * high-resolution timers) is spent polling instead, so the latency asked
- * for holds.  The clock is read once every NP_MED_CLOCK_PASSES empty
- * passes, never in a pass that found work.  NVME_PEER_IOC_RING wakes every
- * poller at once.
+ * happens; with no queue to serve it sleeps until one comes.  While the
+ * controller holds commands of its queues, a sleep shorter than the timers
+ * can time (hrtimer_resolution: a tick without high-resolution timers) is
+ * spent polling instead, so completions are seen at the latency asked for;
+ * with nothing in flight it sleeps (at least a tick there), so an idle
+ * poller costs no polling.  The clock is read once every
+ * NP_MED_CLOCK_PASSES empty passes, never in a pass that found work.
+ * NVME_PEER_IOC_RING wakes every poller at once.
  *
  * Locking: np_med_lock (mutex) guards the pollers and which queue each
  * serves; a poller's own lock guards its list of queues and is held for a
@@ -353,33 +355,37 @@ static bool np_med_woken(struct np_poller *p)
 	return atomic_read(&p->kicked) || kthread_should_stop();
 }
 
-/* Sleep @us (0: until kicked); false when it is too short to time. */
-static bool np_med_sleep(struct np_poller *p, unsigned int us)
+/* Sleep @us, at least a timer tick on a kernel without high-res timers. */
+static void np_med_sleep(struct np_poller *p, unsigned int us)
 {
-	u64 ns = (u64)us * NSEC_PER_USEC;
-
-	if (!us) {
+	if (us)
+		wait_event_interruptible_hrtimeout(p->wq, np_med_woken(p),
+						   ns_to_ktime((u64)us * NSEC_PER_USEC));
+	else
 		wait_event_interruptible(p->wq, np_med_woken(p));
-		return true;
-	}
-	if (ns < hrtimer_resolution)
-		return false;
-	wait_event_interruptible_hrtimeout(p->wq, np_med_woken(p),
-					   ns_to_ktime(ns));
-	return true;
 }
 
-/* One pass over every queue of @p; the number of entries handled. */
-static unsigned int np_med_pass(struct np_poller *p, bool *any)
+/*
+ * One pass over every queue of @p; the number of entries handled.  @state
+ * gets NP_MED_ANY when @p serves a queue, NP_MED_INFLIGHT when the
+ * controller holds commands of one.
+ */
+#define NP_MED_ANY		1
+#define NP_MED_INFLIGHT		2
+static unsigned int np_med_pass(struct np_poller *p, unsigned int *state)
 {
 	u32 batch = max(READ_ONCE(mediate_batch), 1U);
 	unsigned int done = 0;
 	struct np_med *m;
 
+	*state = 0;
 	mutex_lock(&p->lock);
-	list_for_each_entry(m, &p->queues, node)
+	list_for_each_entry(m, &p->queues, node) {
 		done += np_mp_pass(&m->mp, batch);
-	*any = !list_empty(&p->queues);
+		*state |= NP_MED_ANY;
+		if (m->mp.nr_free != m->mp.depth - 1)
+			*state |= NP_MED_INFLIGHT;
+	}
 	mutex_unlock(&p->lock);
 	return done;
 }
@@ -387,19 +393,18 @@ static unsigned int np_med_pass(struct np_poller *p, bool *any)
 static int np_med_thread(void *arg)
 {
 	struct np_poller *p = arg;
-	unsigned int sleep_us = 0, idle = 0;
+	unsigned int sleep_us = 0, idle = 0, state;
 	u64 now, until = 0;	/* poll until then (ns), once idle */
-	bool any;
 
 	while (!kthread_should_stop()) {
-		if (np_med_pass(p, &any) ||
+		if (np_med_pass(p, &state) ||
 		    (atomic_read(&p->kicked) && atomic_xchg(&p->kicked, 0))) {
 			idle = 0;
 			sleep_us = 0;
 			cond_resched();
 			continue;
 		}
-		if (!any) {
+		if (!state) {
 			idle = 0;
 			sleep_us = 0;
 			np_med_sleep(p, 0);
@@ -421,13 +426,18 @@ static int np_med_thread(void *arg)
 		sleep_us = clamp(sleep_us ? sleep_us * 2 :
 				 READ_ONCE(mediate_idle_us), 1U,
 				 max(READ_ONCE(mediate_idle_max_us), 1U));
-		if (np_med_sleep(p, sleep_us)) {
-			until = 0;
-		} else {
-			/* too short for the timers: poll that long */
+		if ((state & NP_MED_INFLIGHT) &&
+		    (u64)sleep_us * NSEC_PER_USEC < hrtimer_resolution) {
+			/*
+			 * Completions are due and the timers cannot time so
+			 * short a sleep: poll that long instead.
+			 */
 			until = now + (u64)sleep_us * NSEC_PER_USEC;
 			cond_resched();
+			continue;
 		}
+		np_med_sleep(p, sleep_us);
+		until = 0;
 	}
 	return 0;
 }
@@ -594,7 +604,7 @@ static int np_med_set_cpus(const char *list)
 
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
 		return -ENOMEM;
-	ret = cpulist_parse(strim((char *)list), mask);
+	ret = cpulist_parse(list, mask);	/* a trailing newline is fine */
 	if (!ret && !cpumask_subset(mask, cpu_possible_mask))
 		ret = -EINVAL;
 	if (!ret) {

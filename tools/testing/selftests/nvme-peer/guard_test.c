@@ -1081,6 +1081,9 @@ TEST(two_pollers_both_progress)
 	if (np_missing())
 		SKIP(return, "%s", np_missing());
 	ASSERT_LE(1, was);
+	/* both pollers bound, to CPU 0 and CPU 1 (or both to 0 with one) */
+	ASSERT_EQ(0, np_write(NP_PARAM "mediate_cpus", "0-%ld",
+			      sysconf(_SC_NPROCESSORS_ONLN) - 1));
 	ASSERT_EQ(0, np_write(NP_PARAM "mediate_pollers", "2"));
 	for (i = 0; i < 2; i++) {
 		fd[i] = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
@@ -1116,6 +1119,8 @@ TEST(two_pollers_both_progress)
 	}
 	ASSERT_EQ(0, np_write(NP_PARAM "mediate_pollers", "%lld", was));
 	EXPECT_EQ(-EINVAL, np_write(NP_PARAM "mediate_pollers", "0"));
+	EXPECT_GT(0, np_write(NP_PARAM "mediate_cpus", "4096"));	/* -ERANGE */
+	ASSERT_EQ(0, np_write(NP_PARAM "mediate_cpus", "\n"));
 }
 
 TEST_HARNESS_MAIN
