@@ -25,8 +25,11 @@
  * "poller ns/cmd" is the time of the passes that found work (TSC around
  * each pass) divided by the commands forwarded: what a poller core spends
  * per command.  Empty passes are not counted there; "busy" is the share of
- * passes' time that found work.  Each figure is the median of RUNS runs,
- * with the minimum and maximum.
+ * passes' time that found work; "ran" the share of the wall time the
+ * poller threads got a CPU (other load on the machine preempts them: the
+ * pass times are scaled by it, since a preemption falls in a pass with a
+ * chance that grows with the pass's length).  Each figure is the median
+ * of RUNS runs, with the minimum and maximum.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -251,6 +254,7 @@ struct run {
 	u64 busy, total;		/* TSC in passes with work, in passes */
 	u64 passes, busy_passes;
 	u64 cmds;
+	double ran;			/* share of the wall time it ran */
 };
 
 static void pin(int cpu)
@@ -264,13 +268,25 @@ static void pin(int cpu)
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
+/* CPU time of the calling thread, in seconds */
+static double thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static void *poller(void *arg)
 {
 	struct run *r = arg;
 	u64 t1, t2, fwd0 = 0;
+	double c0, w0;
 	u32 i, done;
 
 	pin(r->cpu);
+	c0 = thread_cpu();
+	w0 = now();
 	for (i = 0; i < r->nr; i++)
 		fwd0 += r->qs[r->first + i].mp.forwarded;
 	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
@@ -292,6 +308,7 @@ static void *poller(void *arg)
 			for (i = 0; i < r->nr; i++)
 				ctrl_step(&r->qs[r->first + i]);
 	}
+	r->ran = (thread_cpu() - c0) / (now() - w0);
 	for (i = 0; i < r->nr; i++)
 		r->cmds += r->qs[r->first + i].mp.forwarded;
 	r->cmds -= fwd0;
@@ -322,6 +339,7 @@ struct result {
 	double ns_cmd;			/* poller ns per command */
 	double mcmds;			/* million commands per second */
 	double busy;			/* share of passes' time with work */
+	double ran;			/* share of the wall time pollers ran */
 };
 
 /*
@@ -336,7 +354,8 @@ static struct result run_once(u32 nq, u32 batch, u32 pollers, int inline_sim)
 	pthread_t t[MAX_POLLERS], st;
 	struct sim s = { qs, nq, batch, -1 };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	u64 busy = 0, cmds = 0, total = 0;
+	double busy = 0, ran = 0;
+	u64 cmds = 0, total = 0;
 	struct result res;
 	double t0, secs;
 	u32 i;
@@ -364,7 +383,9 @@ static struct result run_once(u32 nq, u32 batch, u32 pollers, int inline_sim)
 	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < pollers; i++) {
 		pthread_join(t[i], NULL);
-		busy += r[i].busy;
+		/* preempted time falls in passes by their length: scale */
+		busy += r[i].busy * r[i].ran;
+		ran += r[i].ran / pollers;
 		total += r[i].total;
 		cmds += r[i].cmds;
 	}
@@ -383,7 +404,8 @@ static struct result run_once(u32 nq, u32 batch, u32 pollers, int inline_sim)
 	free(qs);
 	res.ns_cmd = cmds ? busy / tsc_ghz / cmds : 0;
 	res.mcmds = cmds / secs / 1e6;
-	res.busy = total ? (double)busy / total : 0;
+	res.busy = total ? busy / total : 0;
+	res.ran = ran;
 	return res;
 }
 
@@ -416,7 +438,8 @@ static double loadavg(void)
 static struct result measure(const char *mode, u32 nq, u32 batch, u32 pollers,
 			     int inline_sim)
 {
-	double ns[RUNS], m[RUNS], busy[RUNS], sn[3], sm[3], sb[3];
+	double ns[RUNS], m[RUNS], busy[RUNS], ran[RUNS], sn[3], sm[3], sb[3];
+	double sr[3];
 	double load = loadavg();
 	struct result r;
 	int i;
@@ -426,13 +449,15 @@ static struct result measure(const char *mode, u32 nq, u32 batch, u32 pollers,
 		ns[i] = r.ns_cmd;
 		m[i] = r.mcmds;
 		busy[i] = r.busy;
+		ran[i] = r.ran;
 	}
 	stats(ns, RUNS, sn);
 	stats(m, RUNS, sm);
 	stats(busy, RUNS, sb);
-	printf("%-8s %7u %6u %5u %8.1f (%5.1f-%5.1f) %7.2f (%5.2f-%5.2f) %4.0f%% %5.2f\n",
+	stats(ran, RUNS, sr);
+	printf("%-8s %7u %6u %5u %8.1f (%5.1f-%5.1f) %7.2f (%5.2f-%5.2f) %4.0f%% %4.0f%% %5.2f\n",
 	       mode, pollers, nq, batch, sn[0], sn[1], sn[2], sm[0], sm[1],
-	       sm[2], sb[0] * 100, load);
+	       sm[2], sb[0] * 100, sr[0] * 100, load);
 	fflush(stdout);
 	if (csv)
 		fprintf(csv, "native,%s,%u,%u,%u,%u,%.2f,%.2f,%.2f,%.3f,%.3f,%.3f,%.3f,%.2f\n",
@@ -564,8 +589,9 @@ int main(int argc, char **argv)
 	       ncpu - 1);
 	printf("inline:   each poller thread (CPU i) plays its own queues' ");
 	printf("peer and controller\n\n");
-	printf("%-8s %7s %6s %5s %21s %21s %5s %5s\n", "mode", "pollers",
-	       "queues", "batch", "poller ns/cmd", "Mcmd/s", "busy", "load");
+	printf("%-8s %7s %6s %5s %21s %21s %5s %5s %5s\n", "mode", "pollers",
+	       "queues", "batch", "poller ns/cmd", "Mcmd/s", "busy", "ran",
+	       "load");
 	for (j = 0; j < ARRAY_SIZE(queues); j++)
 		for (i = 0; i < ARRAY_SIZE(batches); i++) {
 			struct result r = measure("threaded", queues[j],
