@@ -9,8 +9,9 @@
  *                                /dev/nvme0n1), uring-cmd (passthrough on
  *                                /dev/ng0n1), mediated or direct (a peer
  *                                queue driven with tools/lib/nvme-peer)
- *   vm-bench life N              reserve, release and recycle latency,
- *                                revocation latency on reset
+ *   vm-bench life N              reserve, release, attach and recycle
+ *                                latency (means of N), revocation latency
+ *                                on reset
  *   vm-bench mem                 memory per reservation, 1/16/4096/65536
  *                                extents
  *
@@ -416,6 +417,55 @@ static int cmd_io(const char *mode, int qd, double secs)
 
 /* ---- reservation life --------------------------------------------------- */
 
+#define NP_PEER_DIR "/sys/class/nvme/nvme0/peer/"
+
+static int peer_write(const char *file, const char *val)
+{
+	int fd = open(file, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
+ * Recycle: a reservation an administrator made in sysfs, attached through
+ * /dev/nvme-peer and let go by close(), which recycles its queues (deleted
+ * and created again, empty) for the next process.
+ */
+static int life_recycle(int n)
+{
+	struct nvme_peer_attach a = { .size = sizeof(a) };
+	double t0, att = 0, rec = 0;
+	char buf[64], val[128];
+	int i, fd;
+
+	if (read_file(NP_PEER_DIR "first_qid", buf, sizeof(buf)) < 0)
+		return 1;
+	a.qid = atoi(buf);
+	snprintf(val, sizeof(val), "nsid=1 data=host data_size=4096 qid=%u uid=0",
+		 a.qid);
+	if (peer_write(NP_PEER_DIR "create", val))
+		return 1;
+	for (i = 0; i < n; i++) {
+		fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
+		t0 = now();
+		if (fd < 0 || ioctl(fd, NVME_PEER_IOC_ATTACH, &a))
+			return 1;
+		att += now() - t0;
+		t0 = now();
+		close(fd);		/* detach: the queues are recycled */
+		rec += now() - t0;
+	}
+	snprintf(val, sizeof(val), "%u", a.qid);
+	peer_write(NP_PEER_DIR "delete", val);
+	printf("NP-BENCH kind=life op=attach n=%d us=%.1f\n", n, att * 1e6 / n);
+	printf("NP-BENCH kind=life op=recycle n=%d us=%.1f\n", n, rec * 1e6 / n);
+	return 0;
+}
+
 static int cmd_life(int n)
 {
 	double t0, res = 0, rel = 0, rev;
@@ -434,6 +484,8 @@ static int cmd_life(int n)
 	}
 	printf("NP-BENCH kind=life op=reserve n=%d us=%.1f\n", n, res * 1e6 / n);
 	printf("NP-BENCH kind=life op=release n=%d us=%.1f\n", n, rel * 1e6 / n);
+	if (life_recycle(n))
+		return 1;
 
 	/* revocation on reset: from the reset request to POLLPRI */
 	if (pq_reserve(&p, NVME_PEER_MODE_MEDIATED, 64, 4096, 0, NULL) < 0)
