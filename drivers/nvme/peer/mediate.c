@@ -30,13 +30,16 @@
  * NP_MED_CLOCK_PASSES empty passes, never in a pass that found work.
  * NVME_PEER_IOC_RING wakes every poller at once.
  *
- * Locking: np_med_lock (mutex) guards the pollers and which queue each
- * serves; a poller's own lock guards its list of queues and is held for a
- * whole pass, so np_med_stop() returning means no thread touches that
- * queue's memory or doorbells any more.  np_med_lock may be taken under
- * the controller's shutdown lock (DOWN events): no poller takes another
- * sleeping lock while holding its own.  Order: np_med_lock -> poller lock
- * -> pctrl->state_lock.
+ * Locking: np_med_cfg_lock serialises changes of the number of pollers
+ * (threads are created and stopped under it only); np_med_lock (mutex)
+ * guards the pollers and which queue each serves; a poller's own lock
+ * guards its list of queues and is held for a whole pass, so
+ * np_med_stop() returning means no thread touches that queue's memory or
+ * doorbells any more.  np_med_lock may be taken under the controller's
+ * shutdown lock (DOWN events): no poller takes another sleeping lock
+ * while holding its own, and no thread is created or stopped under it.
+ * Order: np_med_cfg_lock ->
+ * np_med_lock -> poller lock -> pctrl->state_lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -89,10 +92,13 @@ struct np_med {
 	u16 *free;
 };
 
+/* serialises changes of the number of pollers; never taken by events */
+static DEFINE_MUTEX(np_med_cfg_lock);
 static DEFINE_MUTEX(np_med_lock);
 static struct np_poller np_pollers[NP_MED_MAX_POLLERS];
-static unsigned int np_nr_pollers;	/* running threads, under np_med_lock */
-static bool np_med_ready;		/* np_med_init() done, under np_med_lock */
+/* running threads; changed under both locks, read under either */
+static unsigned int np_nr_pollers;
+static bool np_med_ready;		/* np_med_init() done, np_med_cfg_lock */
 static struct cpumask np_med_cpus;	/* under np_med_lock */
 
 static unsigned int mediate_spin_us = 50;
@@ -518,59 +524,57 @@ static void np_med_detach(struct np_med *m)
 	WRITE_ONCE(m->poller_id, -1);
 }
 
-/* Start poller @id (np_med_lock held); 0 or a negative errno. */
-static int np_med_poller_start(unsigned int id)
+/* Create poller @id's thread, not running yet; 0 or a negative errno. */
+static int np_med_poller_create(unsigned int id)
 {
 	struct np_poller *p = &np_pollers[id];
 	struct task_struct *t;
 
-	lockdep_assert_held(&np_med_lock);
-	p->id = id;
-	p->nr_queues = 0;
-	atomic_set(&p->kicked, 0);
+	lockdep_assert_held(&np_med_cfg_lock);
 	if (id)
 		t = kthread_create(np_med_thread, p, "nvme-peer-med%u", id);
 	else
 		t = kthread_create(np_med_thread, p, "nvme-peer-med");
 	if (IS_ERR(t))
 		return PTR_ERR(t);
+	p->id = id;
+	p->nr_queues = 0;
+	atomic_set(&p->kicked, 0);
 	p->task = t;
-	np_med_bind(p);
-	wake_up_process(t);
 	return 0;
 }
 
 /*
  * Run @n pollers and deal every running queue out to them again.  The
  * queues of a poller that goes are not served for a moment, never by two
- * threads at once.
+ * threads at once.  Threads are created and stopped outside np_med_lock,
+ * which DOWN events may wait for.
  */
 static int np_med_resize(unsigned int n)
 {
-	struct np_med *m, *tmp;
 	unsigned int i, old = np_nr_pollers;
+	struct np_med *m, *tmp;
 	LIST_HEAD(all);
 	int ret = 0;
 
-	lockdep_assert_held(&np_med_lock);
+	lockdep_assert_held(&np_med_cfg_lock);
 	for (i = old; i < n; i++) {
-		ret = np_med_poller_start(i);
+		ret = np_med_poller_create(i);
 		if (ret) {
 			n = i;
 			break;
 		}
-		WRITE_ONCE(np_nr_pollers, i + 1);
+	}
+	mutex_lock(&np_med_lock);
+	for (i = old; i < n; i++) {
+		np_med_bind(&np_pollers[i]);
+		wake_up_process(np_pollers[i].task);
 	}
 	for (i = 0; i < old; i++) {
 		mutex_lock(&np_pollers[i].lock);
 		list_splice_tail_init(&np_pollers[i].queues, &all);
 		mutex_unlock(&np_pollers[i].lock);
 		np_pollers[i].nr_queues = 0;
-	}
-	for (i = n; i < old; i++) {
-		WRITE_ONCE(np_nr_pollers, i);
-		kthread_stop(np_pollers[i].task);
-		np_pollers[i].task = NULL;
 	}
 	WRITE_ONCE(np_nr_pollers, n);
 	list_for_each_entry_safe(m, tmp, &all, node) {
@@ -580,6 +584,12 @@ static int np_med_resize(unsigned int n)
 		if (n)
 			np_med_attach(m, np_med_least_busy());
 	}
+	mutex_unlock(&np_med_lock);
+	/* those serve no queue any more, and get none */
+	for (i = n; i < old; i++) {
+		kthread_stop(np_pollers[i].task);
+		np_pollers[i].task = NULL;
+	}
 	return ret;
 }
 
@@ -587,12 +597,12 @@ static int np_med_set_pollers(unsigned int n)
 {
 	int ret = 0;
 
-	mutex_lock(&np_med_lock);
+	mutex_lock(&np_med_cfg_lock);
 	if (np_med_ready)
 		ret = np_med_resize(n);
 	if (!ret)
 		mediate_pollers = n;
-	mutex_unlock(&np_med_lock);
+	mutex_unlock(&np_med_cfg_lock);
 	return ret;
 }
 
@@ -806,20 +816,20 @@ int np_med_init(void)
 		INIT_LIST_HEAD(&np_pollers[i].queues);
 		init_waitqueue_head(&np_pollers[i].wq);
 	}
-	mutex_lock(&np_med_lock);
+	mutex_lock(&np_med_cfg_lock);
 	ret = np_med_resize(mediate_pollers);
 	if (ret)
 		np_med_resize(0);
 	else
 		np_med_ready = true;
-	mutex_unlock(&np_med_lock);
+	mutex_unlock(&np_med_cfg_lock);
 	return ret;
 }
 
 void np_med_exit(void)
 {
-	mutex_lock(&np_med_lock);
+	mutex_lock(&np_med_cfg_lock);
 	np_med_ready = false;
 	np_med_resize(0);
-	mutex_unlock(&np_med_lock);
+	mutex_unlock(&np_med_cfg_lock);
 }
