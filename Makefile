@@ -6,6 +6,8 @@
 #   make check      the single gate: sparse, checkpatch, KUnit and kselftests in
 #                   QEMU; prints "N passed, N failed, N skipped"
 #   make demo       boot the switch topology and show a peer queue at work
+#   make bench      the performance report (native and in a perf-kernel VM):
+#                   bench/results/<date>-<machine>/; not part of make check
 #
 # NP_KERNEL=6.1|6.12 picks the kernel version (default 6.12; make check runs
 # every one in NP_KERNELS), KCONFIG=test|perf its configuration, and
@@ -15,7 +17,7 @@ KCONFIG ?= test
 KDIR ?= $(shell $(CURDIR)/scripts/build-kernel $(KCONFIG) | tail -n1)
 SELFTESTS := tools/testing/selftests/nvme-peer
 
-.PHONY: all modules selftests sparse checkpatch check demo clean kernel
+.PHONY: all modules selftests sparse checkpatch check demo bench clean kernel
 
 all: modules selftests
 
@@ -39,6 +41,9 @@ check:
 
 demo:
 	@$(CURDIR)/scripts/demo
+
+bench:
+	@$(CURDIR)/scripts/bench
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean

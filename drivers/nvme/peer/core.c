@@ -14,7 +14,9 @@
  *                         may run from the NVMe timeout handler while one
  *                         waits) and the namespace fence never take it
  *   ctrl->scan_lock       nvme core's, around Identify Namespace only
- *   np_med_lock           mutex (mediate.c): the poller's whole pass
+ *   np_med_lock           mutex (mediate.c): the pollers, which queue each
+ *                         serves; under it a poller's own lock, held for
+ *                         that poller's whole pass
  *   pctrl->state_lock     spinlock: live state, generation, qid bitmap,
  *                         queue list, every queue's state; the queue list
  *                         changes only with pctrl->lock held too

@@ -7,29 +7,45 @@
  * controller can reach.  Completions come back through a hardware CQ the
  * kernel polls and are copied to the peer's (shadow) CQ with the peer's
  * command id; a rejected entry gets a completion at once, with the NVMe
- * status the guard chose and Do Not Retry set.
+ * status the guard chose and Do Not Retry set.  The per-queue work of a
+ * pass is medpass.c, which the userspace benchmark runs as well.
  *
  * The peer sees the same queue layout as in direct mode: a 64-byte-entry
  * SQ, a 16-byte-entry CQ with a phase bit, an SQ tail and a CQ head
  * "doorbell".  Only the addresses differ.
  *
- * One thread, "nvme-peer-med", serves every mediated queue.  It keeps
- * polling while there is work and for mediate_spin_us after it; then it
- * sleeps, first mediate_idle_us, doubling up to mediate_idle_max_us while
- * nothing happens; with no mediated queue it sleeps until one is created.
- * NVME_PEER_IOC_RING wakes it at once.  So an idle queue costs at most
- * 1 / mediate_idle_max_us wake-ups per second, and a command written after
- * a long idle period waits at most mediate_idle_max_us to be seen.
+ * mediate_pollers threads ("nvme-peer-med", "nvme-peer-med1", ...) serve
+ * the mediated queues; a queue is given to the poller serving the fewest
+ * when it starts, and the queues are dealt out again when the number
+ * changes.  Poller i runs on the i-th CPU of mediate_cpus (cyclically), or
+ * anywhere when that list is empty.  Each poller keeps polling while there
+ * is work and for mediate_spin_us after it; then it sleeps, first
+ * mediate_idle_us, doubling up to mediate_idle_max_us while nothing
+ * happens; with no queue to serve it sleeps until one comes.  While the
+ * controller holds commands of its queues, a sleep shorter than the timers
+ * can time (hrtimer_resolution: a tick without high-resolution timers) is
+ * spent polling instead, so completions are seen at the latency asked for;
+ * with nothing in flight it sleeps (at least a tick there), so an idle
+ * poller costs no polling.  The clock is read once every
+ * NP_MED_CLOCK_PASSES empty passes, never in a pass that found work.
+ * NVME_PEER_IOC_RING wakes every poller at once.
  *
- * Locking: np_med_lock (mutex) guards the list of mediated queues and is
- * held by the thread for a whole pass, so np_med_stop() returning means the
- * thread no longer touches that queue's memory or doorbells.  It may be
- * taken under the controller's shutdown lock (DOWN events): the thread
- * takes no other sleeping lock while holding it.
+ * Locking: np_med_cfg_lock serialises changes of the number of pollers
+ * (threads are created and stopped under it only); np_med_lock (mutex)
+ * guards the pollers and which queue each serves; a poller's own lock
+ * guards its list of queues and is held for a whole pass, so
+ * np_med_stop() returning means no thread touches that queue's memory or
+ * doorbells any more.  np_med_lock may be taken under the controller's
+ * shutdown lock (DOWN events): no poller takes another sleeping lock
+ * while holding its own, and no thread is created or stopped under it.
+ * Order: np_med_cfg_lock ->
+ * np_med_lock -> poller lock -> pctrl->state_lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
 #include <linux/kthread.h>
@@ -42,7 +58,48 @@
 #include <linux/sysfs.h>
 #include <linux/wait.h>
 
+#include "medpass.h"
 #include "nvme-peer.h"
+
+#define NP_MED_MAX_POLLERS	64
+/* empty passes between two looks at the clock */
+#define NP_MED_CLOCK_PASSES	16
+
+/* One poller thread and the queues it serves. */
+struct np_poller {
+	struct mutex lock;		/* held for a whole pass */
+	struct list_head queues;	/* of struct np_med, under @lock */
+	unsigned int nr_queues;		/* under np_med_lock */
+	unsigned int id;
+	int cpu;			/* -1: any */
+	struct task_struct *task;
+	wait_queue_head_t wq;
+	atomic_t kicked;
+};
+
+struct np_med {
+	struct np_mp mp;		/* positions and counters: medpass.c */
+	struct nvme_peer_queue *q;
+	struct list_head node;		/* on its poller's list while running */
+	struct np_poller *poller;	/* under np_med_lock; NULL: stopped */
+	int poller_id;			/* read locklessly by sysfs; -1 */
+	u32 depth;
+
+	struct np_policy policy;
+	struct np_range *extents;
+	struct np_range *windows;
+	struct np_mp_slot *slots;
+	u16 *free;
+};
+
+/* serialises changes of the number of pollers; never taken by events */
+static DEFINE_MUTEX(np_med_cfg_lock);
+static DEFINE_MUTEX(np_med_lock);
+static struct np_poller np_pollers[NP_MED_MAX_POLLERS];
+/* running threads; changed under both locks, read under either */
+static unsigned int np_nr_pollers;
+static bool np_med_ready;		/* np_med_init() done, np_med_cfg_lock */
+static struct cpumask np_med_cpus;	/* under np_med_lock */
 
 static unsigned int mediate_spin_us = 50;
 module_param(mediate_spin_us, uint, 0644);
@@ -64,53 +121,56 @@ module_param(mediate_batch, uint, 0644);
 MODULE_PARM_DESC(mediate_batch,
 		 "mediated mode: most entries taken from one queue per pass (default 64)");
 
-#define NP_SDB_SQ	0	/* shadow SQ tail: byte offset in the sdb page */
-#define NP_SDB_CQ	4	/* shadow CQ head */
+static unsigned int mediate_pollers = 1;
 
-/* One hardware command slot: its hardware command id is the index. */
-struct np_med_slot {
-	u16 peer_cid;
-	bool busy;
+static int np_med_set_pollers(unsigned int n);
+static int np_med_set_cpus(const char *list);
+
+static int np_param_pollers_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret = kstrtouint(val, 0, &n);
+
+	if (ret)
+		return ret;
+	if (n < 1 || n > NP_MED_MAX_POLLERS)
+		return -EINVAL;
+	return np_med_set_pollers(n);
+}
+
+static const struct kernel_param_ops np_param_pollers_ops = {
+	.set = np_param_pollers_set,
+	.get = param_get_uint,
 };
 
-struct np_med {
-	struct nvme_peer_queue *q;
-	struct list_head node;		/* on np_med_list while mediated */
-	bool running;
-	u32 depth;
+module_param_cb(mediate_pollers, &np_param_pollers_ops, &mediate_pollers,
+		0644);
+MODULE_PARM_DESC(mediate_pollers,
+		 "mediated mode: number of poller threads, 1-64 (default 1)");
 
-	struct np_policy policy;
-	struct np_range *extents;
-	struct np_range *windows;
+static int np_param_cpus_set(const char *val, const struct kernel_param *kp)
+{
+	return np_med_set_cpus(val);
+}
 
-	/* the thread's positions: under np_med_lock */
-	u32 ssq_head;			/* next shadow SQ entry to take */
-	u32 scq_tail;			/* next shadow CQ entry to fill */
-	u16 scq_phase;
-	u32 hsq_tail;
-	u32 hcq_head;
-	u16 hcq_phase;
-	u32 bad_sq_tail, bad_cq_head;	/* last invalid doorbell values seen */
-	struct np_med_slot *slots;
-	u16 *free;			/* stack of free slots */
-	u32 nr_free;
+static int np_param_cpus_get(char *buf, const struct kernel_param *kp)
+{
+	int ret;
 
-	/* statistics, read locklessly by sysfs */
-	u64 forwarded;
-	u64 completed;
-	u64 rejected;
-	u64 bad_doorbells;
-	u16 last_status;		/* SC | SCT << 8 of the last rejection */
-	u8 last_verdict;
-	u8 last_opcode;
-	u16 last_cid;
+	mutex_lock(&np_med_lock);
+	ret = sysfs_emit(buf, "%*pbl\n", cpumask_pr_args(&np_med_cpus));
+	mutex_unlock(&np_med_lock);
+	return ret;
+}
+
+static const struct kernel_param_ops np_param_cpus_ops = {
+	.set = np_param_cpus_set,
+	.get = np_param_cpus_get,
 };
 
-static LIST_HEAD(np_med_list);
-static DEFINE_MUTEX(np_med_lock);
-static DECLARE_WAIT_QUEUE_HEAD(np_med_wq);
-static atomic_t np_med_kicked = ATOMIC_INIT(0);
-static struct task_struct *np_med_task;
+module_param_cb(mediate_cpus, &np_param_cpus_ops, NULL, 0644);
+MODULE_PARM_DESC(mediate_cpus,
+		 "mediated mode: CPU list; poller i runs on its i-th CPU, cyclically (default empty: any CPU)");
 
 static const char * const np_verdict_names[NP_GUARD_NR_VERDICTS] = {
 	[NP_GUARD_OK]		= "none",
@@ -251,7 +311,9 @@ int np_med_alloc(struct nvme_peer_queue *q)
 	m->free = kcalloc(depth, sizeof(*m->free), GFP_KERNEL);
 	if (!m->slots || !m->free)
 		return -ENOMEM;		/* np_med_start() fills them */
-	m->nr_free = depth - 1;		/* nothing in flight: np_med_idle() */
+	m->mp.depth = depth;
+	m->mp.nr_free = depth - 1;	/* nothing in flight: np_med_idle() */
+	m->poller_id = -1;
 
 	ret = np_med_coherent(q, &q->hsq, depth * sizeof(struct nvme_command));
 	if (!ret)
@@ -265,8 +327,8 @@ int np_med_alloc(struct nvme_peer_queue *q)
 				   NVME_PEER_PLACE_HOST : q->params.sq, PAGE_SIZE);
 	if (ret)
 		return ret;
-	q->sq_db_dma = q->sdb.peer_dma + NP_SDB_SQ;
-	q->cq_db_dma = q->sdb.peer_dma + NP_SDB_CQ;
+	q->sq_db_dma = q->sdb.peer_dma + NP_MP_SDB_SQ;
+	q->cq_db_dma = q->sdb.peer_dma + NP_MP_SDB_CQ;
 	return 0;
 }
 
@@ -293,315 +355,284 @@ void np_med_free(struct nvme_peer_queue *q)
 	q->med = NULL;
 }
 
-/* ---- the thread's work -------------------------------------------------- */
+/* ---- the pollers -------------------------------------------------------- */
 
-/*
- * The peer's shadow doorbell word at @off, or -1 when it points outside the
- * queue: counted in bad_doorbells once per value (@last_bad) and ignored.
- */
-static int np_med_doorbell(struct np_med *m, unsigned int off, u32 *last_bad)
+static bool np_med_woken(struct np_poller *p)
 {
-	u32 v = le32_to_cpu(READ_ONCE(*(__le32 *)(m->q->sdb.vaddr + off)));
-
-	if (v < m->depth)
-		return v;
-	if (v != *last_bad) {
-		*last_bad = v;
-		WRITE_ONCE(m->bad_doorbells, m->bad_doorbells + 1);
-	}
-	return -1;
+	return atomic_read(&p->kicked) || kthread_should_stop();
 }
 
-/* Free entries in the shadow CQ, given the peer's head; 0 if it is bad. */
-static u32 np_med_cq_room(struct np_med *m)
+/* Sleep @us, at least a timer tick on a kernel without high-res timers. */
+static void np_med_sleep(struct np_poller *p, unsigned int us)
 {
-	int head = np_med_doorbell(m, NP_SDB_CQ, &m->bad_cq_head);
-
-	if (head < 0)
-		return 0;
-	return (head + m->depth - m->scq_tail - 1) % m->depth;
-}
-
-/* Post one completion to the shadow CQ; the caller checked for room. */
-static void np_med_post(struct np_med *m, u64 result, u16 cid, u16 status)
-{
-	struct nvme_completion *cqe =
-		(struct nvme_completion *)m->q->cq.vaddr + m->scq_tail;
-
-	WRITE_ONCE(cqe->result.u64, cpu_to_le64(result));
-	WRITE_ONCE(cqe->sq_head, cpu_to_le16(m->ssq_head));
-	WRITE_ONCE(cqe->sq_id, cpu_to_le16(m->q->qid));
-	WRITE_ONCE(cqe->command_id, cid);
-	/* the phase tag last: the peer reads the rest once it flips */
-	dma_wmb();
-	WRITE_ONCE(cqe->status, cpu_to_le16(status | m->scq_phase));
-	if (++m->scq_tail == m->depth) {
-		m->scq_tail = 0;
-		m->scq_phase ^= 1;
-	}
-}
-
-static void np_med_reject(struct np_med *m, const struct nvme_command *c,
-			  enum np_guard_verdict v)
-{
-	u16 status = (np_guard_status(v) | NVME_STATUS_DNR) << 1;
-
-	np_med_post(m, 0, c->common.command_id, status);
-	m->last_status = np_guard_status(v);
-	m->last_verdict = v;
-	m->last_opcode = c->common.opcode;
-	m->last_cid = c->common.command_id;
-	WRITE_ONCE(m->rejected, m->rejected + 1);
+	if (us)
+		wait_event_interruptible_hrtimeout(p->wq, np_med_woken(p),
+						   ns_to_ktime((u64)us * NSEC_PER_USEC));
+	else
+		wait_event_interruptible(p->wq, np_med_woken(p));
 }
 
 /*
- * The kernel's address of [@addr, @addr + @len) of the data buffer, named
- * as the peer names it (NVME_PEER_PRP_BASE + offset), or NULL.
+ * One pass over every queue of @p; the number of entries handled.  @state
+ * gets NP_MED_ANY when @p serves a queue, NP_MED_INFLIGHT when the
+ * controller holds commands of one.
  */
-static void *np_med_data(struct nvme_peer_queue *q, u64 addr, u64 len)
+#define NP_MED_ANY		1
+#define NP_MED_INFLIGHT		2
+static unsigned int np_med_pass(struct np_poller *p, unsigned int *state)
 {
-	u64 off = addr - NVME_PEER_PRP_BASE;
-
-	if (!q->data.vaddr || addr < NVME_PEER_PRP_BASE ||
-	    off >= q->data.size || len > q->data.size - off)
-		return NULL;
-	return q->data.vaddr + off;
-}
-
-/* A checked PRP entry as the controller must see it. */
-static __le64 np_med_xlate(struct nvme_peer_queue *q, __le64 prp)
-{
-	u64 off = le64_to_cpu(prp) - NVME_PEER_PRP_BASE;
-
-	return off < q->data.size ? cpu_to_le64(np_mem_ctrl_addr(&q->data, off)) :
-				    prp;
-}
-
-/*
- * A Dataset Management command the guard passed: copy its ranges out of
- * the peer's reach, check every one against the extents, and point the
- * command at the copy.  The list must be in the data buffer, where the
- * kernel can read it.
- */
-static enum np_guard_verdict np_med_dsm(struct np_med *m,
-					struct nvme_command *c, u16 slot)
-{
-	struct nvme_peer_queue *q = m->q;
-	u32 nr = (le32_to_cpu(c->common.cdw10) & 0xff) + 1;
-	u64 prp1 = le64_to_cpu(c->common.dptr.prp1);
-	u32 len = nr * 16, first = min_t(u32, len, NP_GUARD_PAGE_SIZE -
-				       (prp1 & (NP_GUARD_PAGE_SIZE - 1)));
-	void *copy = q->prp.vaddr + (size_t)slot * NP_GUARD_PAGE_SIZE;
-	void *a = np_med_data(q, prp1, first), *b = NULL;
-	enum np_guard_verdict v;
-
-	if (len > first)
-		b = np_med_data(q, le64_to_cpu(c->common.dptr.prp2),
-				len - first);
-	if (!a || (len > first && !b))
-		return NP_GUARD_DATA_WINDOW;
-	memcpy(copy, a, first);
-	if (b)
-		memcpy(copy + first, b, len - first);
-	v = np_guard_dsm_ranges(&m->policy, copy, nr);
-	if (v == NP_GUARD_OK) {
-		c->common.dptr.prp1 = cpu_to_le64(q->prp.ctrl_dma +
-					(u64)slot * NP_GUARD_PAGE_SIZE);
-		c->common.dptr.prp2 = 0;
-	}
-	return v;
-}
-
-/*
- * Check one entry; for a PRP list or DSM ranges, check a private copy and
- * point the command at the copy so the peer cannot change it afterwards.
- */
-static enum np_guard_verdict np_med_check(struct np_med *m,
-					  struct nvme_command *c, u16 slot)
-{
-	struct nvme_peer_queue *q = m->q;
-	struct np_prp_list list = { };
-	u32 n = np_guard_prp_list_len(&m->policy, c);
-	__le64 *copy;
-	void *src;
-	u64 prp2;
-	enum np_guard_verdict v;
-
-	if (!n) {
-		v = np_guard_check(&m->policy, c, NULL);
-		if (v != NP_GUARD_OK)
-			return v;
-		if (c->common.opcode == nvme_cmd_dsm)
-			return np_med_dsm(m, c, slot);
-		c->rw.dptr.prp1 = np_med_xlate(q, c->rw.dptr.prp1);
-		c->rw.dptr.prp2 = np_med_xlate(q, c->rw.dptr.prp2);
-		return v;
-	}
-
-	/* the kernel reads the list: it must be in the data buffer */
-	prp2 = le64_to_cpu(c->rw.dptr.prp2);
-	src = np_med_data(q, prp2, (u64)n * 8);
-	if (!src) {
-		v = np_guard_check(&m->policy, c, NULL);
-		return v == NP_GUARD_OK ? NP_GUARD_DATA_WINDOW : v;
-	}
-	copy = q->prp.vaddr + (size_t)slot * NP_GUARD_PAGE_SIZE;
-	memcpy(copy, src, n * 8);
-	list.entries = copy;
-	list.nr = n;
-	list.list_addr = prp2;
-	v = np_guard_check(&m->policy, c, &list);
-	if (v != NP_GUARD_OK)
-		return v;
-	c->rw.dptr.prp1 = np_med_xlate(q, c->rw.dptr.prp1);
-	c->rw.dptr.prp2 = cpu_to_le64(q->prp.ctrl_dma +
-				      (u64)slot * NP_GUARD_PAGE_SIZE);
-	while (n--)
-		copy[n] = np_med_xlate(q, copy[n]);
-	return v;
-}
-
-/* Copy hardware completions to the shadow CQ. */
-static unsigned int np_med_reap(struct np_med *m, u32 *room)
-{
-	struct nvme_completion *hcq = m->q->hcq.vaddr, *cqe;
-	unsigned int n = 0;
-	u16 status, cid;
-
-	while (*room) {
-		cqe = &hcq[m->hcq_head];
-		status = le16_to_cpu(READ_ONCE(cqe->status));
-		if ((status & 1) != m->hcq_phase)
-			break;
-		dma_rmb();
-		cid = cqe->command_id;
-		if (!WARN_ON_ONCE(cid >= m->depth || !m->slots[cid].busy)) {
-			np_med_post(m, le64_to_cpu(cqe->result.u64),
-				    m->slots[cid].peer_cid, status & ~1);
-			m->slots[cid].busy = false;
-			m->free[m->nr_free++] = cid;
-			(*room)--;
-		}
-		if (++m->hcq_head == m->depth) {
-			m->hcq_head = 0;
-			m->hcq_phase ^= 1;
-		}
-		n++;
-	}
-	if (n) {
-		writel(m->hcq_head, np_hw_db(m->q, true));
-		WRITE_ONCE(m->completed, m->completed + n);
-	}
-	return n;
-}
-
-/* One pass over one queue: completions, then up to mediate_batch entries. */
-static unsigned int np_med_poll(struct np_med *m)
-{
-	struct nvme_peer_queue *q = m->q;
 	u32 batch = max(READ_ONCE(mediate_batch), 1U);
-	u32 room, fwd = 0;
-	unsigned int done;
-	int tail;
-	struct nvme_command c;
-	enum np_guard_verdict v;
-	u16 slot;
+	unsigned int done = 0;
+	struct np_med *m;
 
-	lockdep_assert_held(&np_med_lock);	/* np_med_stop() waits on it */
-	room = np_med_cq_room(m);
-	done = np_med_reap(m, &room);
-
-	tail = np_med_doorbell(m, NP_SDB_SQ, &m->bad_sq_tail);
-	if (tail < 0)
-		return done;
-	rmb();	/* the entries after the tail that announced them */
-	while (m->ssq_head != tail && done < batch && room && m->nr_free) {
-		memcpy(&c, (struct nvme_command *)q->sq.vaddr + m->ssq_head,
-		       sizeof(c));
-		if (++m->ssq_head == m->depth)
-			m->ssq_head = 0;
-		slot = m->free[m->nr_free - 1];
-		v = np_med_check(m, &c, slot);
-		done++;
-		if (v != NP_GUARD_OK) {
-			np_med_reject(m, &c, v);
-			room--;
-			continue;
-		}
-		m->nr_free--;
-		m->slots[slot].busy = true;
-		m->slots[slot].peer_cid = c.common.command_id;
-		c.common.command_id = slot;
-		memcpy((struct nvme_command *)q->hsq.vaddr + m->hsq_tail, &c,
-		       sizeof(c));
-		if (++m->hsq_tail == m->depth)
-			m->hsq_tail = 0;
-		fwd++;
-		/* its completion needs room too, but may wait in the hw CQ */
+	*state = 0;
+	mutex_lock(&p->lock);
+	list_for_each_entry(m, &p->queues, node) {
+		done += np_mp_pass(&m->mp, batch);
+		*state |= NP_MED_ANY;
+		if (m->mp.nr_free != m->mp.depth - 1)
+			*state |= NP_MED_INFLIGHT;
 	}
-	if (fwd) {
-		writel(m->hsq_tail, np_hw_db(q, false));	/* orders the SQEs */
-		WRITE_ONCE(m->forwarded, m->forwarded + fwd);
-	}
+	mutex_unlock(&p->lock);
 	return done;
 }
 
-static bool np_med_woken(void)
+static int np_med_thread(void *arg)
 {
-	return atomic_read(&np_med_kicked) || kthread_should_stop();
-}
-
-static void np_med_sleep(unsigned int us)
-{
-	if (us)
-		wait_event_interruptible_hrtimeout(np_med_wq, np_med_woken(),
-						   ns_to_ktime((u64)us * NSEC_PER_USEC));
-	else
-		wait_event_interruptible(np_med_wq, np_med_woken());
-}
-
-static int np_med_thread(void *unused)
-{
-	ktime_t last_work = ktime_get();
-	unsigned int sleep_us = 0, done;
-	struct np_med *m;
-	bool any;
+	struct np_poller *p = arg;
+	unsigned int sleep_us = 0, idle = 0, state;
+	u64 now, until = 0;	/* poll until then (ns), once idle */
 
 	while (!kthread_should_stop()) {
-		done = 0;
-		mutex_lock(&np_med_lock);
-		list_for_each_entry(m, &np_med_list, node)
-			done += np_med_poll(m);
-		any = !list_empty(&np_med_list);
-		mutex_unlock(&np_med_lock);
-
-		if (atomic_xchg(&np_med_kicked, 0) || done) {
-			last_work = ktime_get();
+		if (np_med_pass(p, &state) ||
+		    (atomic_read(&p->kicked) && atomic_xchg(&p->kicked, 0))) {
+			idle = 0;
 			sleep_us = 0;
 			cond_resched();
 			continue;
 		}
-		if (any && ktime_us_delta(ktime_get(), last_work) <
-			   READ_ONCE(mediate_spin_us)) {
+		if (!state) {
+			idle = 0;
+			sleep_us = 0;
+			np_med_sleep(p, 0);
+			continue;
+		}
+		/* idle: look at the clock every NP_MED_CLOCK_PASSES passes */
+		if (idle++ % NP_MED_CLOCK_PASSES) {
 			cond_resched();
 			continue;
 		}
-		if (any)
-			sleep_us = clamp(sleep_us ? sleep_us * 2 :
-					 READ_ONCE(mediate_idle_us), 1U,
-					 max(READ_ONCE(mediate_idle_max_us), 1U));
-		np_med_sleep(any ? sleep_us : 0);
+		now = ktime_get_ns();
+		if (idle == 1)
+			until = now + READ_ONCE(mediate_spin_us) *
+				      (u64)NSEC_PER_USEC;
+		if (now < until) {
+			cond_resched();
+			continue;
+		}
+		sleep_us = clamp(sleep_us ? sleep_us * 2 :
+				 READ_ONCE(mediate_idle_us), 1U,
+				 max(READ_ONCE(mediate_idle_max_us), 1U));
+		if ((state & NP_MED_INFLIGHT) &&
+		    (u64)sleep_us * NSEC_PER_USEC < hrtimer_resolution) {
+			/*
+			 * Completions are due and the timers cannot time so
+			 * short a sleep: poll that long instead.
+			 */
+			until = now + (u64)sleep_us * NSEC_PER_USEC;
+			cond_resched();
+			continue;
+		}
+		np_med_sleep(p, sleep_us);
+		until = 0;
 	}
 	return 0;
 }
 
 /**
- * np_med_kick() - make the thread look at the shadow doorbells now
+ * np_med_kick() - make every poller look at the shadow doorbells now
  */
 void np_med_kick(void)
 {
-	atomic_set(&np_med_kicked, 1);
-	wake_up(&np_med_wq);
+	unsigned int i, n = READ_ONCE(np_nr_pollers);
+
+	for (i = 0; i < n; i++) {
+		atomic_set(&np_pollers[i].kicked, 1);
+		wake_up(&np_pollers[i].wq);
+	}
+}
+
+/* The CPU of poller @id: the id-th of np_med_cpus, cyclically; or -1. */
+static int np_med_cpu_of(unsigned int id)
+{
+	unsigned int n = cpumask_weight(&np_med_cpus), cpu;
+
+	lockdep_assert_held(&np_med_lock);
+	if (!n)
+		return -1;
+	id %= n;
+	for_each_cpu(cpu, &np_med_cpus)
+		if (!id--)
+			return cpu;
+	return -1;
+}
+
+static void np_med_bind(struct np_poller *p)
+{
+	lockdep_assert_held(&np_med_lock);
+	p->cpu = np_med_cpu_of(p->id);
+	set_cpus_allowed_ptr(p->task, p->cpu < 0 ? cpu_possible_mask :
+			     cpumask_of(p->cpu));
+}
+
+/* The running poller serving the fewest queues. */
+static struct np_poller *np_med_least_busy(void)
+{
+	struct np_poller *best = &np_pollers[0];
+	unsigned int i;
+
+	lockdep_assert_held(&np_med_lock);
+	for (i = 1; i < np_nr_pollers; i++)
+		if (np_pollers[i].nr_queues < best->nr_queues)
+			best = &np_pollers[i];
+	return best;
+}
+
+static void np_med_attach(struct np_med *m, struct np_poller *p)
+{
+	lockdep_assert_held(&np_med_lock);
+	mutex_lock(&p->lock);
+	list_add_tail(&m->node, &p->queues);
+	mutex_unlock(&p->lock);
+	p->nr_queues++;
+	m->poller = p;
+	WRITE_ONCE(m->poller_id, p->id);
+	atomic_set(&p->kicked, 1);
+	wake_up(&p->wq);
+}
+
+/* On return @m's poller no longer touches it. */
+static void np_med_detach(struct np_med *m)
+{
+	struct np_poller *p = m->poller;
+
+	lockdep_assert_held(&np_med_lock);
+	mutex_lock(&p->lock);
+	list_del_init(&m->node);
+	mutex_unlock(&p->lock);
+	p->nr_queues--;
+	m->poller = NULL;
+	WRITE_ONCE(m->poller_id, -1);
+}
+
+/* Create poller @id's thread, not running yet; 0 or a negative errno. */
+static int np_med_poller_create(unsigned int id)
+{
+	struct np_poller *p = &np_pollers[id];
+	struct task_struct *t;
+
+	lockdep_assert_held(&np_med_cfg_lock);
+	if (id)
+		t = kthread_create(np_med_thread, p, "nvme-peer-med%u", id);
+	else
+		t = kthread_create(np_med_thread, p, "nvme-peer-med");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	p->id = id;
+	p->nr_queues = 0;
+	atomic_set(&p->kicked, 0);
+	p->task = t;
+	return 0;
+}
+
+/*
+ * Run @n pollers and deal every running queue out to them again.  The
+ * queues of a poller that goes are not served for a moment, never by two
+ * threads at once.  Threads are created and stopped outside np_med_lock,
+ * which DOWN events may wait for.
+ */
+static int np_med_resize(unsigned int n)
+{
+	unsigned int i, old = np_nr_pollers;
+	struct np_med *m, *tmp;
+	LIST_HEAD(all);
+	int ret = 0;
+
+	lockdep_assert_held(&np_med_cfg_lock);
+	for (i = old; i < n; i++) {
+		ret = np_med_poller_create(i);
+		if (ret) {
+			n = i;
+			break;
+		}
+	}
+	mutex_lock(&np_med_lock);
+	for (i = old; i < n; i++) {
+		np_med_bind(&np_pollers[i]);
+		wake_up_process(np_pollers[i].task);
+	}
+	for (i = 0; i < old; i++) {
+		mutex_lock(&np_pollers[i].lock);
+		list_splice_tail_init(&np_pollers[i].queues, &all);
+		mutex_unlock(&np_pollers[i].lock);
+		np_pollers[i].nr_queues = 0;
+	}
+	WRITE_ONCE(np_nr_pollers, n);
+	list_for_each_entry_safe(m, tmp, &all, node) {
+		list_del_init(&m->node);
+		m->poller = NULL;
+		WRITE_ONCE(m->poller_id, -1);
+		if (n)
+			np_med_attach(m, np_med_least_busy());
+	}
+	mutex_unlock(&np_med_lock);
+	/* those serve no queue any more, and get none */
+	for (i = n; i < old; i++) {
+		kthread_stop(np_pollers[i].task);
+		np_pollers[i].task = NULL;
+	}
+	return ret;
+}
+
+static int np_med_set_pollers(unsigned int n)
+{
+	int ret = 0;
+
+	mutex_lock(&np_med_cfg_lock);
+	if (np_med_ready)
+		ret = np_med_resize(n);
+	if (!ret)
+		mediate_pollers = n;
+	mutex_unlock(&np_med_cfg_lock);
+	return ret;
+}
+
+static int np_med_set_cpus(const char *list)
+{
+	cpumask_var_t mask;
+	unsigned int i;
+	int ret;
+
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+	ret = cpulist_parse(list, mask);	/* a trailing newline is fine */
+	if (!ret && !cpumask_subset(mask, cpu_possible_mask))
+		ret = -EINVAL;
+	if (!ret) {
+		mutex_lock(&np_med_lock);
+		cpumask_copy(&np_med_cpus, mask);
+		for (i = 0; i < np_nr_pollers; i++)
+			np_med_bind(&np_pollers[i]);
+		mutex_unlock(&np_med_lock);
+	}
+	free_cpumask_var(mask);
+	return ret;
+}
+
+/* A dma-buf data buffer's controller address of @off (medpass.c). */
+static u64 np_med_data_xlate(const void *ctx, u64 off)
+{
+	return np_mem_ctrl_addr(ctx, off);
 }
 
 /**
@@ -609,43 +640,51 @@ void np_med_kick(void)
  * @q: the reservation; nothing happens unless it is active
  *
  * Resets every position: the shadow and hardware queues must be empty
- * (just created, or zeroed and created again).
+ * (just created, or zeroed and created again).  The queue goes to the
+ * poller serving the fewest.
  */
 void np_med_start(struct nvme_peer_queue *q)
 {
 	struct np_med *m = q->med;
-	u32 i;
+	struct np_mp *mp = &m->mp;
+	bool start;
 
 	mutex_lock(&np_med_lock);
 	spin_lock(&q->pctrl->state_lock);
-	if (q->state == NP_Q_ACTIVE && !m->running) {
-		m->ssq_head = 0;
-		m->scq_tail = 0;
-		m->scq_phase = 1;
-		m->hsq_tail = 0;
-		m->hcq_head = 0;
-		m->hcq_phase = 1;
-		m->bad_sq_tail = 0;
-		m->bad_cq_head = 0;
-		for (i = 0; i < m->depth; i++) {
-			m->slots[i].busy = false;
-			m->free[i] = m->depth - 1 - i;
-		}
-		m->nr_free = m->depth - 1;	/* a full queue holds depth - 1 */
-		m->running = true;
-		list_add_tail(&m->node, &np_med_list);
-	}
+	start = q->state == NP_Q_ACTIVE && !m->poller && np_nr_pollers;
 	spin_unlock(&q->pctrl->state_lock);
+	if (start) {
+		mp->policy = &m->policy;
+		mp->qid = q->qid;
+		mp->ssq = q->sq.vaddr;
+		mp->scq = q->cq.vaddr;
+		mp->sdb = q->sdb.vaddr;
+		mp->hsq = q->hsq.vaddr;
+		mp->hcq = q->hcq.vaddr;
+		mp->hsq_db = np_hw_db(q, false);
+		mp->hcq_db = np_hw_db(q, true);
+		mp->data = q->data.vaddr;
+		mp->data_size = q->data.vaddr ? q->data.size : 0;
+		mp->data_base = NVME_PEER_PRP_BASE;
+		mp->data_dma = q->data.ctrl_dma;
+		mp->data_xlate = q->data.dmabuf ? np_med_data_xlate : NULL;
+		mp->data_ctx = &q->data;
+		mp->prp = q->prp.vaddr;
+		mp->prp_dma = q->prp.ctrl_dma;
+		mp->slots = m->slots;
+		mp->free = m->free;
+		np_mp_reset(mp);
+		np_med_attach(m, np_med_least_busy());
+	}
 	mutex_unlock(&np_med_lock);
-	np_med_kick();
 }
 
 /**
  * np_med_stop() - stop serving a reservation
  * @q: the reservation (mediated or not)
  *
- * On return the thread no longer reads or writes @q's queues or rings its
- * doorbells.  May be called more than once.
+ * On return no poller reads or writes @q's queues or rings its doorbells.
+ * May be called more than once.
  */
 void np_med_stop(struct nvme_peer_queue *q)
 {
@@ -654,16 +693,14 @@ void np_med_stop(struct nvme_peer_queue *q)
 	if (!m)
 		return;
 	mutex_lock(&np_med_lock);
-	if (m->running) {
-		list_del_init(&m->node);
-		m->running = false;
-	}
+	if (m->poller)
+		np_med_detach(m);
 	mutex_unlock(&np_med_lock);
 }
 
 /**
  * np_med_idle() - whether the controller has finished every forwarded command
- * @q: a reservation the thread no longer serves (np_med_stop())
+ * @q: a reservation no poller serves any more (np_med_stop())
  *
  * Counts the completions waiting in the hardware CQ, reaped or not: once
  * they match the commands forwarded and not yet reaped, the controller
@@ -674,27 +711,14 @@ void np_med_stop(struct nvme_peer_queue *q)
 bool np_med_idle(struct nvme_peer_queue *q)
 {
 	struct np_med *m = q->med;
-	struct nvme_completion *hcq;
-	u32 busy, head, n = 0;
-	u16 phase;
+	bool idle;
 
 	if (!m)
 		return true;
 	mutex_lock(&np_med_lock);
-	hcq = q->hcq.vaddr;
-	busy = m->depth - 1 - m->nr_free;
-	head = m->hcq_head;
-	phase = m->hcq_phase;
-	while (n < busy &&
-	       (le16_to_cpu(READ_ONCE(hcq[head].status)) & 1) == phase) {
-		n++;
-		if (++head == m->depth) {
-			head = 0;
-			phase ^= 1;
-		}
-	}
+	idle = !m->mp.hcq || np_mp_idle(&m->mp);
 	mutex_unlock(&np_med_lock);
-	return n == busy;
+	return idle;
 }
 
 /* ---- sysfs -------------------------------------------------------------- */
@@ -706,23 +730,24 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *a,
 
 	return sysfs_emit(buf,
 			  "forwarded %llu\ncompleted %llu\nrejected %llu\nbad_doorbells %llu\n",
-			  READ_ONCE(m->forwarded), READ_ONCE(m->completed),
-			  READ_ONCE(m->rejected), READ_ONCE(m->bad_doorbells));
+			  READ_ONCE(m->mp.forwarded), READ_ONCE(m->mp.completed),
+			  READ_ONCE(m->mp.rejected),
+			  READ_ONCE(m->mp.bad_doorbells));
 }
 
 /* "none", or the reason, NVMe status, opcode and cid of the last rejection */
 static ssize_t last_reject_show(struct kobject *kobj,
 				struct kobj_attribute *a, char *buf)
 {
-	struct np_med *m = np_queue_of(kobj)->med;
+	struct np_mp *mp = &np_queue_of(kobj)->med->mp;
 	u8 v;
 
-	if (!READ_ONCE(m->rejected))
+	if (!READ_ONCE(mp->rejected))
 		return sysfs_emit(buf, "none\n");
-	v = READ_ONCE(m->last_verdict);
+	v = READ_ONCE(mp->last_verdict);
 	return sysfs_emit(buf, "%s status=%#x opcode=%#x cid=%u\n",
 			  v < NP_GUARD_NR_VERDICTS ? np_verdict_names[v] : "?",
-			  m->last_status, m->last_opcode, m->last_cid);
+			  mp->last_status, mp->last_opcode, mp->last_cid);
 }
 
 /* The namespace, opcodes, NLB limit, extents and windows (as fit a page). */
@@ -755,13 +780,22 @@ static ssize_t policy_show(struct kobject *kobj, struct kobj_attribute *a,
 	return len;
 }
 
+/* The poller serving the queue (0 is "nvme-peer-med"), or -1 when none. */
+static ssize_t poller_show(struct kobject *kobj, struct kobj_attribute *a,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  READ_ONCE(np_queue_of(kobj)->med->poller_id));
+}
+
 static struct kobj_attribute np_med_attr_stats = __ATTR_RO(stats);
+static struct kobj_attribute np_med_attr_poller = __ATTR_RO(poller);
 static struct kobj_attribute np_med_attr_last_reject = __ATTR_RO(last_reject);
 static struct kobj_attribute np_med_attr_policy = __ATTR_RO(policy);
 
 static struct attribute *np_med_attrs[] = {
 	&np_med_attr_stats.attr, &np_med_attr_last_reject.attr,
-	&np_med_attr_policy.attr,
+	&np_med_attr_policy.attr, &np_med_attr_poller.attr,
 	NULL,
 };
 
@@ -772,7 +806,10 @@ static umode_t np_med_attr_visible(struct kobject *kobj, struct attribute *a,
 	return np_mediated(np_queue_of(kobj)) ? a->mode : 0;
 }
 
-/* qN/stats, qN/last_reject and qN/policy; their memory lives as qN/ does */
+/*
+ * qN/stats, qN/last_reject, qN/policy and qN/poller; their memory lives as
+ * qN/ does
+ */
 const struct attribute_group np_med_attr_group = {
 	.attrs = np_med_attrs,
 	.is_visible = np_med_attr_visible,
@@ -780,11 +817,28 @@ const struct attribute_group np_med_attr_group = {
 
 int np_med_init(void)
 {
-	np_med_task = kthread_run(np_med_thread, NULL, "nvme-peer-med");
-	return PTR_ERR_OR_ZERO(np_med_task);
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < NP_MED_MAX_POLLERS; i++) {
+		mutex_init(&np_pollers[i].lock);
+		INIT_LIST_HEAD(&np_pollers[i].queues);
+		init_waitqueue_head(&np_pollers[i].wq);
+	}
+	mutex_lock(&np_med_cfg_lock);
+	ret = np_med_resize(mediate_pollers);
+	if (ret)
+		np_med_resize(0);
+	else
+		np_med_ready = true;
+	mutex_unlock(&np_med_cfg_lock);
+	return ret;
 }
 
 void np_med_exit(void)
 {
-	kthread_stop(np_med_task);
+	mutex_lock(&np_med_cfg_lock);
+	np_med_ready = false;
+	np_med_resize(0);
+	mutex_unlock(&np_med_cfg_lock);
 }

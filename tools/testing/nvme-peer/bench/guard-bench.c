@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
 #include "guard.h"
 
 #define NSID		1
@@ -46,16 +47,6 @@ struct item {
 	int hostile;
 	char pad[128 - 64 - sizeof(struct np_prp_list) - 2 * sizeof(int)];
 };
-
-static unsigned long long rng_state = 0x9e3779b97f4a7c15ULL;
-
-static unsigned long long rnd(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
 
 static unsigned long long rnd_below(unsigned long long n)
 {

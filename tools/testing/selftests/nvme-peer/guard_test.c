@@ -17,6 +17,8 @@
 #include <dirent.h>
 #include <sys/ioctl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <linux/nvme_ioctl.h>
 #include <linux/nvme_peer.h>
@@ -1029,6 +1031,96 @@ TEST(format_revokes_mediated_queues)
 	/* back to 512-byte LBAs for what follows */
 	ASSERT_EQ(0, np_format(0, 512));
 	free(disk);
+}
+
+/* Commands one thread keeps going on one queue for a second. */
+struct np_load {
+	struct np_gq *g;
+	int done, failed;
+};
+
+static void *np_load_thread(void *arg)
+{
+	struct np_load *l = arg;
+	struct timespec t0, t;
+	int st;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		st = np_read_buffer(l->g, 64 + l->done % 64 * 16, 16);
+		if (st)
+			l->failed++;
+		else
+			l->done++;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (!l->failed && t.tv_sec - t0.tv_sec < 2);
+	return NULL;
+}
+
+static int np_poller_of(int qid)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "%s/q%d/poller", np_peer(), qid);
+	return np_read_num(path);
+}
+
+/*
+ * Two pollers: two mediated queues go to different threads, and both make
+ * progress under load at once; going back to one poller moves both
+ * queues to it while they stay usable.
+ */
+TEST(two_pollers_both_progress)
+{
+	long long was = np_read_num(NP_PARAM "mediate_pollers");
+	struct np_load l[2] = { };
+	struct np_gq g[2];
+	pthread_t t[2];
+	int fd[2], qid[2], i;
+
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
+	ASSERT_LE(1, was);
+	/* both pollers bound, to CPU 0 and CPU 1 (or both to 0 with one) */
+	ASSERT_EQ(0, np_write(NP_PARAM "mediate_cpus", "0-%ld",
+			      sysconf(_SC_NPROCESSORS_ONLN) - 1));
+	ASSERT_EQ(0, np_write(NP_PARAM "mediate_pollers", "2"));
+	for (i = 0; i < 2; i++) {
+		fd[i] = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
+		ASSERT_LE(0, fd[i]);
+		qid[i] = np_reserve_ro(fd[i]);
+		ASSERT_LT(0, qid[i]);
+		ASSERT_EQ(0, np_gq_map(fd[i], &g[i]));
+	}
+	TH_LOG("q%d on poller %d, q%d on poller %d", qid[0],
+	       np_poller_of(qid[0]), qid[1], np_poller_of(qid[1]));
+	EXPECT_NE(np_poller_of(qid[0]), np_poller_of(qid[1]));
+	EXPECT_LE(0, np_poller_of(qid[0]));
+	EXPECT_LE(0, np_poller_of(qid[1]));
+	for (i = 0; i < 2; i++) {
+		l[i].g = &g[i];
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, np_load_thread, &l[i]));
+	}
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	TH_LOG("2 s of 8 KiB reads at QD1: %d and %d done", l[0].done,
+	       l[1].done);
+	EXPECT_EQ(0, l[0].failed + l[1].failed);
+	EXPECT_LT(10, l[0].done);
+	EXPECT_LT(10, l[1].done);
+
+	ASSERT_EQ(0, np_write(NP_PARAM "mediate_pollers", "1"));
+	EXPECT_EQ(0, np_poller_of(qid[0]));
+	EXPECT_EQ(0, np_poller_of(qid[1]));
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(0, np_read_buffer(&g[i], 64, 16));
+		np_gq_unmap(&g[i]);
+		close(fd[i]);
+	}
+	ASSERT_EQ(0, np_write(NP_PARAM "mediate_pollers", "%lld", was));
+	EXPECT_EQ(-EINVAL, np_write(NP_PARAM "mediate_pollers", "0"));
+	EXPECT_GT(0, np_write(NP_PARAM "mediate_cpus", "4096"));	/* -ERANGE */
+	ASSERT_EQ(0, np_write(NP_PARAM "mediate_cpus", "\n"));
 }
 
 TEST_HARNESS_MAIN

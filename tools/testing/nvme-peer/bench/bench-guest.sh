@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Runs inside the perf VM (scripts/bench): loads nvme with peer queues and
+# nvme-peer (direct mode allowed), then runs vm-bench's cases REPS times,
+# round-robin so that the repeats of a case are spread over the boot.
+# "mediated-sleep" is a mediated queue whose poller never polls idle: no
+# spin, a first sleep of one tick.  Env: REPS, SECS, QDS, MODES.
+REPS=${REPS:-3} SECS=${SECS:-2} QDS=${QDS:-"1 32 128"}
+MODES=${MODES:-"uring uring-cmd mediated mediated-sleep direct"}
+P=/sys/module/nvme_peer/parameters
+wait_for() {
+	i=0
+	while [ ! -e "$1" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+}
+modprobe nvme peer_queues=8 || echo "NP-FATAL modprobe nvme"
+wait_for /dev/nvme0n1
+wait_for /dev/ng0n1
+modprobe nvme-peer allow_direct=1 || echo "NP-FATAL modprobe nvme-peer"
+sleep 1
+echo "NP-BENCH kind=env clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource) cpus=$(nproc) kernel=$(uname -r)"
+dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count=16 oflag=direct 2>/dev/null
+spin=$(cat $P/mediate_spin_us) idle=$(cat $P/mediate_idle_us)
+r=1
+while [ "$r" -le "$REPS" ]; do
+	for qd in $QDS; do
+		for m in $MODES; do
+			if [ "$m" = mediated-sleep ]; then
+				echo 0 > $P/mediate_spin_us
+				echo 4000 > $P/mediate_idle_us
+				vm-bench io mediated "$qd" "$SECS" |
+					sed "s/mode=mediated/mode=$m/; s/\$/ rep=$r/"
+				echo "$spin" > $P/mediate_spin_us
+				echo "$idle" > $P/mediate_idle_us
+			else
+				vm-bench io "$m" "$qd" "$SECS" | sed "s/\$/ rep=$r/"
+			fi
+		done
+	done
+	r=$((r + 1))
+done
+# two mediated queues at once, on one poller and on two
+for n in 1 2; do
+	echo "$n" > $P/mediate_pollers
+	vm-bench io mediated 32 "$SECS" | sed "s/\$/ pollers=$n pair=a/" &
+	vm-bench io mediated 32 "$SECS" | sed "s/\$/ pollers=$n pair=b/"
+	wait
+done
+echo 1 > $P/mediate_pollers
+vm-bench life 20
+vm-bench mem

@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * In-VM half of `make bench` (scripts/bench): kernel CPU per I/O of the
+ * block path and of peer queues, and the costs of reservations.  Static,
+ * no liburing: io_uring through its system calls.
+ *
+ *   vm-bench io MODE QD SECS     4 KiB random reads for SECS seconds at
+ *                                queue depth QD; MODE is uring (O_DIRECT on
+ *                                /dev/nvme0n1), uring-cmd (passthrough on
+ *                                /dev/ng0n1), mediated or direct (a peer
+ *                                queue driven with tools/lib/nvme-peer)
+ *   vm-bench life N              reserve, release, attach and recycle
+ *                                latency (means of N), revocation latency
+ *                                on reset
+ *   vm-bench mem                 memory per reservation, 1/16/4096/65536
+ *                                extents
+ *
+ * Every line printed is "NP-BENCH key=value ...": scripts/bench collects
+ * them.  Kernel CPU is what /proc/stat counts as system, irq and softirq
+ * time over the run on every CPU (tick-sampled: this kernel has neither
+ * IRQ_TIME_ACCOUNTING nor SCHEDSTATS), split into the submitter's system
+ * time, the pollers' and the kworkers' from /proc/PID/stat.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/io_uring.h>
+#include <linux/nvme_ioctl.h>
+#include <linux/nvme_peer.h>
+
+#include "bench.h"
+#include "nvme-peer/nvme_peer_queue.h"
+
+#define NS_BYTES	(256ULL << 20)	/* the VM's namespace */
+#define NLBA		(NS_BYTES / 512)
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* a random 4 KiB-aligned LBA (512 B LBAs) */
+static unsigned long long rnd_lba(void)
+{
+	return rnd() % (NLBA / 8) * 8;
+}
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY), n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	return n;
+}
+
+/* ---- CPU accounting ----------------------------------------------------- */
+
+struct cpu {
+	long long sys, irq, softirq, total;	/* /proc/stat, all CPUs */
+	long long self, poller, kworker;	/* stime of those threads */
+};
+
+/* stime (field 15) of /proc/PID/stat, and its comm */
+static long long stime_of(const char *pid, char *comm, size_t len)
+{
+	char path[64], buf[1024], *p;
+	long long v = 0;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		return 0;
+	p = strchr(buf, '(');
+	if (comm && p) {
+		snprintf(comm, len, "%.*s", (int)(strrchr(buf, ')') - p - 1),
+			 p + 1);
+	}
+	p = strrchr(buf, ')');
+	for (i = 0; p && i < 13; i++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		v = strtoll(p + 1, NULL, 10);
+	return v;
+}
+
+static void cpu_sample(struct cpu *c)
+{
+	long long v[8] = { 0 };
+	char buf[4096], comm[64];
+	struct dirent *d;
+	DIR *dir;
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	if (read_file("/proc/stat", buf, sizeof(buf)) > 0)
+		sscanf(buf, "cpu %lld %lld %lld %lld %lld %lld %lld %lld",
+		       &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	c->sys = v[2];
+	c->irq = v[5];
+	c->softirq = v[6];
+	for (i = 0; i < 8; i++)
+		c->total += v[i];
+	c->self = stime_of("self", NULL, 0);
+	dir = opendir("/proc");
+	while (dir && (d = readdir(dir))) {
+		long long s;
+
+		if (d->d_name[0] < '0' || d->d_name[0] > '9')
+			continue;
+		s = stime_of(d->d_name, comm, sizeof(comm));
+		if (!strncmp(comm, "nvme-peer-med", 13))
+			c->poller += s;
+		else if (!strncmp(comm, "kworker", 7))
+			c->kworker += s;
+	}
+	if (dir)
+		closedir(dir);
+}
+
+/* ---- io_uring ----------------------------------------------------------- */
+
+struct ring {
+	int fd;
+	unsigned int *sq_head, *sq_tail, *sq_mask, *sq_array;
+	unsigned int *cq_head, *cq_tail, *cq_mask;
+	void *sqes, *cqes;
+	size_t sqe_size, cqe_size;
+};
+
+static int ring_init(struct ring *r, unsigned int entries, unsigned int flags)
+{
+	struct io_uring_params p = { .flags = flags };
+	void *sq, *cq;
+
+	r->fd = syscall(__NR_io_uring_setup, entries, &p);
+	if (r->fd < 0)
+		return -1;
+	r->sqe_size = flags & IORING_SETUP_SQE128 ? 128 : 64;
+	r->cqe_size = flags & IORING_SETUP_CQE32 ? 32 : 16;
+	sq = mmap(NULL, p.sq_off.array + p.sq_entries * 4, PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_POPULATE, r->fd, IORING_OFF_SQ_RING);
+	cq = mmap(NULL, p.cq_off.cqes + p.cq_entries * r->cqe_size,
+		  PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd,
+		  IORING_OFF_CQ_RING);
+	r->sqes = mmap(NULL, p.sq_entries * r->sqe_size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_POPULATE, r->fd, IORING_OFF_SQES);
+	if (sq == MAP_FAILED || cq == MAP_FAILED || r->sqes == MAP_FAILED)
+		return -1;
+	r->sq_head = sq + p.sq_off.head;
+	r->sq_tail = sq + p.sq_off.tail;
+	r->sq_mask = sq + p.sq_off.ring_mask;
+	r->sq_array = sq + p.sq_off.array;
+	r->cq_head = cq + p.cq_off.head;
+	r->cq_tail = cq + p.cq_off.tail;
+	r->cq_mask = cq + p.cq_off.ring_mask;
+	r->cqes = cq + p.cq_off.cqes;
+	return 0;
+}
+
+/* The next free SQE, zeroed; the caller fills it. */
+static struct io_uring_sqe *ring_sqe(struct ring *r)
+{
+	unsigned int tail = *r->sq_tail, i = tail & *r->sq_mask;
+	struct io_uring_sqe *sqe = (void *)((char *)r->sqes + i * r->sqe_size);
+
+	memset(sqe, 0, r->sqe_size);
+	r->sq_array[i] = i;
+	__atomic_store_n(r->sq_tail, tail + 1, __ATOMIC_RELEASE);
+	return sqe;
+}
+
+/* Reap what completed; the number, or -1 on an I/O error. */
+static int ring_reap(struct ring *r)
+{
+	unsigned int head = *r->cq_head, n = 0;
+	struct io_uring_cqe *cqe;
+
+	while (head != __atomic_load_n(r->cq_tail, __ATOMIC_ACQUIRE)) {
+		cqe = (void *)((char *)r->cqes + (head & *r->cq_mask) *
+			       r->cqe_size);
+		if (cqe->res < 0) {
+			fprintf(stderr, "io_uring: %s\n", strerror(-cqe->res));
+			return -1;
+		}
+		head++;
+		n++;
+	}
+	__atomic_store_n(r->cq_head, head, __ATOMIC_RELEASE);
+	return n;
+}
+
+static void prep_read(struct ring *r, int fd, void *buf, int cmd)
+{
+	struct io_uring_sqe *sqe = ring_sqe(r);
+	unsigned long long lba = rnd_lba();
+
+	sqe->fd = fd;
+	if (!cmd) {
+		sqe->opcode = IORING_OP_READ;
+		sqe->addr = (uintptr_t)buf;
+		sqe->len = 4096;
+		sqe->off = lba * 512;
+	} else {
+		struct nvme_uring_cmd *c = (void *)sqe->cmd;
+
+		sqe->opcode = IORING_OP_URING_CMD;
+		sqe->cmd_op = NVME_URING_CMD_IO;
+		c->opcode = 2;		/* Read */
+		c->nsid = 1;
+		c->addr = (uintptr_t)buf;
+		c->data_len = 4096;
+		c->cdw10 = (uint32_t)lba;
+		c->cdw11 = lba >> 32;
+		c->cdw12 = 7;		/* 8 LBAs, 0-based */
+	}
+}
+
+/* Keep @qd reads in flight for @secs; the number completed. */
+static long long run_uring(int cmd, int qd, double secs)
+{
+	const char *dev = cmd ? "/dev/ng0n1" : "/dev/nvme0n1";
+	int fd = open(dev, O_RDONLY | (cmd ? 0 : O_DIRECT)), i, n, pending;
+	unsigned int flags = cmd ? IORING_SETUP_SQE128 | IORING_SETUP_CQE32 : 0;
+	char *bufs = aligned_alloc(4096, (size_t)qd * 4096);
+	unsigned int loops = 0;
+	long long done = 0;
+	struct ring r;
+	double end;
+
+	if (fd < 0 || !bufs || ring_init(&r, qd, flags)) {
+		fprintf(stderr, "%s: %s\n", dev, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < qd; i++)
+		prep_read(&r, fd, bufs + (size_t)i * 4096, cmd);
+	pending = qd;
+	end = now() + secs;
+	do {
+		if (syscall(__NR_io_uring_enter, r.fd, pending, 1,
+			    IORING_ENTER_GETEVENTS, NULL, 0) < 0) {
+			perror("io_uring_enter");
+			return -1;
+		}
+		n = ring_reap(&r);
+		if (n < 0)
+			return -1;
+		done += n;
+		for (i = 0; i < n; i++)
+			prep_read(&r, fd, bufs + (size_t)(rnd() % qd) * 4096, cmd);
+		pending = n;
+	} while (++loops % 16 || now() < end);
+	close(r.fd);
+	close(fd);
+	free(bufs);
+	return done;
+}
+
+/* ---- peer queues -------------------------------------------------------- */
+
+struct pq {
+	int fd;
+	struct nvme_peer_info info;
+	void *sq, *cq, *db, *data;
+	struct npq q;
+};
+
+static int pq_reserve(struct pq *p, int mode, int depth, size_t data_size,
+		      unsigned int nr_ext, struct nvme_peer_extent *ext)
+{
+	struct nvme_peer_reserve r = {
+		.size = sizeof(r), .nsid = 1, .depth = depth,
+		.sq = NVME_PEER_PLACE_HOST, .cq = NVME_PEER_PLACE_HOST,
+		.data = NVME_PEER_PLACE_HOST, .data_size = data_size,
+		.mode = mode, .nr_extents = nr_ext, .extents = (uintptr_t)ext,
+	};
+	int i;
+
+	p->fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
+	if (p->fd < 0)
+		return -1;
+	for (i = 0; i < 100; i++) {
+		if (!ioctl(p->fd, NVME_PEER_IOC_RESERVE, &r))
+			return r.qid;
+		if (errno != EAGAIN)
+			break;
+		usleep(100000);
+	}
+	close(p->fd);
+	return -1;
+}
+
+static int pq_map(struct pq *p)
+{
+	struct nvme_peer_info *i = &p->info;
+
+	memset(i, 0, sizeof(*i));
+	i->size = sizeof(*i);
+	if (ioctl(p->fd, NVME_PEER_IOC_QUERY, i))
+		return -1;
+	p->sq = mmap(NULL, i->sq_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		     p->fd, i->sq_off);
+	p->cq = mmap(NULL, i->cq_size, PROT_READ, MAP_SHARED, p->fd, i->cq_off);
+	p->db = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, p->fd,
+		     i->db_off);
+	p->data = mmap(NULL, i->data_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       p->fd, i->data_off);
+	if (p->sq == MAP_FAILED || p->cq == MAP_FAILED ||
+	    p->db == MAP_FAILED || p->data == MAP_FAILED)
+		return -1;
+	npq_init(&p->q, p->sq, p->cq, (char *)p->db + i->sq_db_in_page,
+		 (char *)p->db + i->cq_db_in_page, i->depth, i->qid);
+	return 0;
+}
+
+static long long run_peer(int mode, int qd, double secs)
+{
+	struct npq_sqe e;
+	struct npq_cqe c;
+	long long done = 0;
+	struct pq p;
+	int inflight = 0, n;
+	unsigned int loops = 0;
+	double end;
+
+	if (pq_reserve(&p, mode, 256, (size_t)qd * 4096, 0, NULL) < 0 ||
+	    pq_map(&p)) {
+		perror("reserve");
+		return -1;
+	}
+	end = now() + secs;
+	do {
+		while (inflight < qd) {
+			npq_sqe_rw(&e, NPQ_OPC_READ, 1, rnd_lba(), 8,
+				   p.info.data_ctrl_addr +
+				   (rnd() % qd) * 4096, 0);
+			if (npq_enqueue(&p.q, &e) < 0)
+				break;
+			inflight++;
+		}
+		npq_ring_sq(&p.q);
+		for (n = 0; npq_poll(&p.q, &c); n++) {
+			if (npq_cqe_status(&c)) {
+				fprintf(stderr, "status %#x\n", npq_cqe_status(&c));
+				return -1;
+			}
+		}
+		if (n)
+			npq_ring_cq(&p.q);
+		inflight -= n;
+		done += n;
+		/* the clock may be a system call (hpet): look rarely */
+	} while (++loops % 65536 || now() < end);
+	while (inflight)
+		if (npq_poll(&p.q, &c)) {
+			inflight--;
+			npq_ring_cq(&p.q);
+		}
+	close(p.fd);
+	return done;
+}
+
+static int cmd_io(const char *mode, int qd, double secs)
+{
+	struct cpu a, b;
+	long long n;
+	double t0, t;
+	long hz = sysconf(_SC_CLK_TCK);
+	char cs[64] = "?";
+
+	read_file("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		  cs, sizeof(cs));
+	cs[strcspn(cs, "\n")] = 0;
+	cpu_sample(&a);
+	t0 = now();
+	if (!strcmp(mode, "uring"))
+		n = run_uring(0, qd, secs);
+	else if (!strcmp(mode, "uring-cmd"))
+		n = run_uring(1, qd, secs);
+	else if (!strcmp(mode, "mediated"))
+		n = run_peer(NVME_PEER_MODE_MEDIATED, qd, secs);
+	else if (!strcmp(mode, "direct"))
+		n = run_peer(NVME_PEER_MODE_DIRECT, qd, secs);
+	else
+		return 2;
+	t = now() - t0;
+	cpu_sample(&b);
+	if (n <= 0)
+		return 1;
+	/* us of kernel CPU per I/O: ticks / hz / n */
+	printf("NP-BENCH kind=io mode=%s qd=%d ios=%lld secs=%.2f iops=%.0f ",
+	       mode, qd, n, t, n / t);
+	printf("kcpu_us=%.2f sys_us=%.2f irq_us=%.2f softirq_us=%.2f ",
+	       (b.sys + b.irq + b.softirq - a.sys - a.irq - a.softirq) * 1e6 / hz / n,
+	       (b.sys - a.sys) * 1e6 / hz / n, (b.irq - a.irq) * 1e6 / hz / n,
+	       (b.softirq - a.softirq) * 1e6 / hz / n);
+	printf("self_us=%.2f poller_us=%.2f kworker_us=%.2f busy_pct=%.1f clocksource=%s\n",
+	       (b.self - a.self) * 1e6 / hz / n,
+	       (b.poller - a.poller) * 1e6 / hz / n,
+	       (b.kworker - a.kworker) * 1e6 / hz / n,
+	       100.0 * (b.sys + b.irq + b.softirq - a.sys - a.irq - a.softirq) /
+	       (b.total - a.total ? b.total - a.total : 1), cs);
+	return 0;
+}
+
+/* ---- reservation life --------------------------------------------------- */
+
+#define NP_PEER_DIR "/sys/class/nvme/nvme0/peer/"
+
+static int peer_write(const char *file, const char *val)
+{
+	int fd = open(file, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
+ * Recycle: a reservation an administrator made in sysfs, attached through
+ * /dev/nvme-peer and let go by close(), which recycles its queues (deleted
+ * and created again, empty) for the next process.
+ */
+static int life_recycle(int n)
+{
+	struct nvme_peer_attach a = { .size = sizeof(a) };
+	double t0, att = 0, rec = 0;
+	char buf[64], val[128];
+	int i, fd;
+
+	if (read_file(NP_PEER_DIR "first_qid", buf, sizeof(buf)) < 0)
+		return 1;
+	a.qid = atoi(buf);
+	snprintf(val, sizeof(val), "nsid=1 data=host data_size=4096 qid=%u uid=0",
+		 a.qid);
+	if (peer_write(NP_PEER_DIR "create", val))
+		return 1;
+	for (i = 0; i < n; i++) {
+		fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
+		t0 = now();
+		if (fd < 0 || ioctl(fd, NVME_PEER_IOC_ATTACH, &a))
+			return 1;
+		att += now() - t0;
+		t0 = now();
+		close(fd);		/* detach: the queues are recycled */
+		rec += now() - t0;
+	}
+	snprintf(val, sizeof(val), "%u", a.qid);
+	peer_write(NP_PEER_DIR "delete", val);
+	printf("NP-BENCH kind=life op=attach n=%d us=%.1f\n", n, att * 1e6 / n);
+	printf("NP-BENCH kind=life op=recycle n=%d us=%.1f\n", n, rec * 1e6 / n);
+	return 0;
+}
+
+static int cmd_life(int n)
+{
+	double t0, res = 0, rel = 0, rev;
+	struct pollfd pfd;
+	struct pq p;
+	int i, fd;
+
+	for (i = 0; i < n; i++) {
+		t0 = now();
+		if (pq_reserve(&p, NVME_PEER_MODE_MEDIATED, 64, 4096, 0, NULL) < 0)
+			return 1;
+		res += now() - t0;
+		t0 = now();
+		close(p.fd);		/* release */
+		rel += now() - t0;
+	}
+	printf("NP-BENCH kind=life op=reserve n=%d us=%.1f\n", n, res * 1e6 / n);
+	printf("NP-BENCH kind=life op=release n=%d us=%.1f\n", n, rel * 1e6 / n);
+	if (life_recycle(n))
+		return 1;
+
+	/* revocation on reset: from the reset request to POLLPRI */
+	if (pq_reserve(&p, NVME_PEER_MODE_MEDIATED, 64, 4096, 0, NULL) < 0)
+		return 1;
+	fd = open("/sys/class/nvme/nvme0/reset_controller", O_WRONLY);
+	if (fd < 0)
+		return 1;
+	pfd.fd = p.fd;
+	pfd.events = POLLPRI;
+	t0 = now();
+	if (write(fd, "1", 1) != 1)
+		return 1;
+	if (poll(&pfd, 1, 30000) != 1)
+		return 1;
+	rev = now() - t0;
+	close(fd);
+	close(p.fd);
+	printf("NP-BENCH kind=life op=revoke-on-reset n=1 us=%.1f\n", rev * 1e6);
+	sleep(2);		/* the controller comes back */
+	return 0;
+}
+
+static long long mem_free_kb(void)
+{
+	char buf[4096], *p;
+
+	if (read_file("/proc/meminfo", buf, sizeof(buf)) < 0)
+		return 0;
+	p = strstr(buf, "MemFree:");
+	return p ? strtoll(p + 8, NULL, 10) : 0;
+}
+
+static int cmd_mem(void)
+{
+	static const unsigned int nrs[] = { 1, 16, 4096, 65536 };
+	struct nvme_peer_extent *ext;
+	unsigned int i, k;
+	long long before, after;
+	struct pq p;
+
+	ext = calloc(65536, sizeof(*ext));
+	if (!ext)
+		return 1;
+	for (k = 0; k < 65536; k++) {
+		ext[k].slba = k * 8ULL;
+		ext[k].nlb = 4;
+	}
+	for (i = 0; i < ARRAY_SIZE(nrs); i++) {
+		sync();
+		before = mem_free_kb();
+		if (pq_reserve(&p, NVME_PEER_MODE_MEDIATED, 64, 4096, nrs[i],
+			       ext) < 0) {
+			printf("NP-BENCH kind=mem extents=%u error=%d\n", nrs[i],
+			       errno);
+			continue;
+		}
+		after = mem_free_kb();
+		close(p.fd);
+		printf("NP-BENCH kind=mem extents=%u kib=%lld\n", nrs[i],
+		       before - after);
+		usleep(200000);
+	}
+	free(ext);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 5 && !strcmp(argv[1], "io"))
+		return cmd_io(argv[2], atoi(argv[3]), atof(argv[4]));
+	if (argc == 3 && !strcmp(argv[1], "life"))
+		return cmd_life(atoi(argv[2]));
+	if (argc == 2 && !strcmp(argv[1], "mem"))
+		return cmd_mem();
+	fprintf(stderr, "usage: vm-bench io uring|uring-cmd|mediated|direct QD SECS\n");
+	fprintf(stderr, "       vm-bench life N | mem\n");
+	return 2;
+}
