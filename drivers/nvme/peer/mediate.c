@@ -664,7 +664,7 @@ void np_med_start(struct nvme_peer_queue *q)
 		mp->hsq_db = np_hw_db(q, false);
 		mp->hcq_db = np_hw_db(q, true);
 		mp->data = q->data.vaddr;
-		mp->data_size = q->data.vaddr ? q->data.size : 0;
+		mp->data_size = q->data.size;	/* no vaddr: a dma-buf without vmap */
 		mp->data_base = NVME_PEER_PRP_BASE;
 		mp->data_dma = q->data.ctrl_dma;
 		mp->data_xlate = q->data.dmabuf ? np_med_data_xlate : NULL;

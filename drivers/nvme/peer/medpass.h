@@ -99,8 +99,10 @@ struct np_mp_slot {
  * @hcq: hardware CQ (controller only)
  * @hsq_db: the hardware SQ tail doorbell
  * @hcq_db: the hardware CQ head doorbell
- * @data: the kernel's address of the data buffer, or NULL
- * @data_size: its size in bytes
+ * @data: the kernel's address of the data buffer, or NULL (none, or a
+ *	dma-buf the kernel cannot map: PRP and DSM lists in it are refused)
+ * @data_size: its size in bytes, with or without @data: PRP entries
+ *	inside it are translated
  * @data_base: the address the peer names the buffer by (PRP entries)
  * @data_dma: the address the controller reaches it at
  * @data_xlate: for a data buffer in pieces (a dma-buf), the controller's

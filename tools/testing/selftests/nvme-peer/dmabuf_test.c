@@ -276,6 +276,9 @@ TEST_F(accel, io_in_exporter_memory)
 		}
 		TH_LOG("BAR2 %#llx, controller address %#llx", start,
 		       (unsigned long long)q.info.data_ctrl_addr);
+		/* scripts/check: the controller's DMA went there */
+		printf("# np-trace-present: pci_nvme_map_prp .* prp1 0x%llx prp2\n",
+		       (unsigned long long)q.info.data_ctrl_addr);
 	}
 
 	ASSERT_NE(NULL, blk);
