@@ -16,12 +16,13 @@
 /* XFS on namespace 2, made once per boot; NULL or why not. */
 static inline const char *np_fs(void)
 {
-	char dev[64], mounts[4096];
+	const char *dev;
+	char mounts[4096];
 
 	if (np_missing())
 		return np_missing();
-	snprintf(dev, sizeof(dev), "/dev/%sn%d", np_ctrl(), FS_NS);
-	if (access(dev, F_OK))
+	dev = np_ns_dev(np_ctrl(), FS_NS);
+	if (!dev[0])
 		return "no namespace 2 for a file system";
 	if (!np_read("/proc/mounts", mounts, sizeof(mounts)) &&
 	    strstr(mounts, MNT))
@@ -69,6 +70,7 @@ static inline int np_bind(int fd, int file_fd, __u32 nsid, __u64 off,
 {
 	struct nvme_peer_reserve r = {
 		.size = sizeof(r), .flags = NVME_PEER_RESERVE_FILE,
+		.ctrl = strtoul(np_ctrl() + 4, NULL, 10),	/* nvmeN */
 		.nsid = nsid, .depth = 64, .sq = NVME_PEER_PLACE_HOST,
 		.cq = NVME_PEER_PLACE_HOST, .data = NVME_PEER_PLACE_HOST,
 		.data_size = 8192, .mode = mode, .file_fd = file_fd,

@@ -187,9 +187,36 @@ static inline const char *np_ctrl_path(const char *fmt)
 	return buf;
 }
 
-/* Its peer/ directory, block device and character device. */
+/*
+ * "/dev/nvmeXnY" of namespace @nsid of controller @ctrl ("" if none).  Y
+ * is the order the namespaces were found in, not the nsid: with two
+ * namespaces, nvme0n1 may be namespace 2.
+ */
+static inline const char *np_ns_dev(const char *ctrl, unsigned int nsid)
+{
+	static char dev[4][64];
+	static int n;
+	char *ret = dev[n++ % 4], path[300];
+	struct dirent *d;
+	DIR *dir = opendir("/sys/block");
+	size_t len = strlen(ctrl);
+
+	ret[0] = '\0';
+	while (dir && (d = readdir(dir))) {
+		if (strncmp(d->d_name, ctrl, len) || d->d_name[len] != 'n')
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/nsid", d->d_name);
+		if (np_read_num(path) == nsid)
+			snprintf(ret, 64, "/dev/%.58s", d->d_name);
+	}
+	if (dir)
+		closedir(dir);
+	return ret;
+}
+
+/* Its peer/ directory, namespace 1's block device, character device. */
 #define np_peer()	np_ctrl_path("/sys/class/nvme/%s/peer")
-#define np_bdev()	np_ctrl_path("/dev/%sn1")
+#define np_bdev()	np_ns_dev(np_ctrl(), 1)
 #define np_cdev()	np_ctrl_path("/dev/%s")
 
 /* Write or read a file of peer/ ("create", "q5/policy", ...). */

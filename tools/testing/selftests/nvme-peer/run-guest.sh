@@ -54,7 +54,10 @@ fi
 
 modprobe nvme peer_queues=8 || echo "NP-FATAL modprobe nvme"
 for c in /dev/nvme0n1 /sys/class/nvme/nvme0; do wait_for $c; done
-[ "$topo" = two-ctrl ] && wait_for /dev/nvme1n1
+if [ "$topo" = two-ctrl ]; then
+	# two namespaces on each controller (in nvmeXnY, Y is not the nsid)
+	for d in /dev/nvme0n2 /dev/nvme1n1 /dev/nvme1n2; do wait_for $d; done
+fi
 # nvme-peer's own KUnit suites (nvme_peer_core, _sysfs, _mem) run when it
 # loads: count them once, in the switch boot
 if [ "$topo" = switch ]; then

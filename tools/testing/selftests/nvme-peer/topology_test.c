@@ -92,7 +92,7 @@ TEST(host_queue_io_works_everywhere)
 	q = sscanf(buf, "qid=%d", &qid);
 	ASSERT_EQ(1, q);
 	np_fill(blk, 4096, 99);
-	snprintf(dev, sizeof(dev), "/dev/%sn1", np_ctrl_of(pci));
+	snprintf(dev, sizeof(dev), "%s", np_ns_dev(np_ctrl_of(pci), 1));
 	ASSERT_EQ(0, np_blk_io(dev, 1, 12 << 20, blk, 4096));
 	ASSERT_EQ(0, np_write(NP_DBG_CLIENT "/io", "%d r %d 8 0", qid,
 			      (12 << 20) / 512));
