@@ -1074,6 +1074,19 @@ static bool np_queue_drained(struct nvme_peer_queue *q)
 	return idle;
 }
 
+/* Wait up to @budget jiffies until @q is drained; false if it is not. */
+static bool np_queue_drain(struct nvme_peer_queue *q, unsigned long budget)
+{
+	unsigned long end = jiffies + budget;
+
+	while (!np_queue_drained(q)) {
+		if (time_after(jiffies, end))
+			return false;
+		usleep_range(50, 100);
+	}
+	return true;
+}
+
 /**
  * np_fence_queue() - revoke a queue and wait until the controller is done
  * @q: the reservation; the caller holds a reference
@@ -1091,24 +1104,17 @@ bool np_fence_queue(struct nvme_peer_queue *q, enum nvme_peer_reason reason,
 		    unsigned long budget)
 {
 	struct nvme_peer_ctrl *pctrl = q->pctrl;
-	unsigned long end = jiffies + budget;
 	bool live;
 
 	np_revoke_unlocked(pctrl, 0, q, reason);
-	while (!np_queue_drained(q)) {
-		if (time_after(jiffies, end))
-			goto delete_sq;
-		usleep_range(20, 50);
-	}
-	return true;
-
-delete_sq:
+	if (np_queue_drain(q, budget))
+		return true;
 	mutex_lock(&pctrl->lock);
 	spin_lock(&pctrl->state_lock);
 	live = pctrl->live && !np_hw_gone(q);
 	spin_unlock(&pctrl->state_lock);
 	if (live)
-		np_delete_hw(q);
+		np_delete_hw(q);	/* aborts what is left */
 	mutex_unlock(&pctrl->lock);
 	return false;
 }
@@ -1128,19 +1134,14 @@ delete_sq:
 void np_queue_moved(struct nvme_peer_queue *q)
 {
 	struct nvme_peer_ctrl *pctrl = q->pctrl;
-	unsigned long budget = jiffies + NP_FENCE_BUDGET;
 
 	np_revoke_unlocked(pctrl, 0, q, NVME_PEER_REASON_MOVED);
-	while (!np_queue_drained(q)) {
-		if (time_after(jiffies, budget)) {
-			dev_warn(&pctrl->info.pdev->dev,
-				 "nvme-peer: qid %u holds commands on a moved dma-buf: resetting the controller\n",
-				 q->qid);
-			np_ctrl_reset_wait(pctrl, false);
-			return;
-		}
-		usleep_range(200, 400);
-	}
+	if (np_queue_drain(q, NP_FENCE_BUDGET))
+		return;
+	dev_warn(&pctrl->info.pdev->dev,
+		 "nvme-peer: qid %u holds commands on a moved dma-buf: resetting the controller\n",
+		 q->qid);
+	np_ctrl_reset_wait(pctrl, false);
 }
 
 /*
