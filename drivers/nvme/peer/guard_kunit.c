@@ -827,6 +827,9 @@ static void np_test_prp(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, np_guard_check_full(p, &s, l), c->want);
 	KUNIT_EXPECT_EQ(test, np_ref_check(p, &s, l), c->want);
 	KUNIT_EXPECT_EQ(test, np_guard_prp_list_len(p, &s), c->want_len);
+	/* np_mp_check() relies on it: nothing passes without its list */
+	if (c->want_len)
+		KUNIT_EXPECT_NE(test, np_guard_check(p, &s, NULL), NP_GUARD_OK);
 }
 
 /* A full list page: 512 entries, the most one list page holds. */

@@ -67,22 +67,30 @@ static int np_mp_doorbell(struct np_mp *mp, unsigned int off, u32 *last_bad)
 	return -1;
 }
 
-/* Post one completion to the shadow CQ; the caller checked for room. */
+/*
+ * Post one completion to the shadow CQ; the caller checked for room.  Every
+ * field is loaded before the first store and stored after the last: the
+ * entry could alias @mp as far as the compiler knows.
+ */
 static void np_mp_post(struct np_mp *mp, u64 result, u16 cid, u16 status)
 {
-	struct np_mp_cqe *cqe = (struct np_mp_cqe *)mp->scq + mp->scq_tail;
+	u32 tail = mp->scq_tail, depth = mp->depth;
+	struct np_mp_cqe *cqe = (struct np_mp_cqe *)mp->scq + tail;
+	u16 phase = mp->scq_phase, sq_head = mp->ssq_head, qid = mp->qid;
 
 	WRITE_ONCE(cqe->result, cpu_to_le64(result));
-	WRITE_ONCE(cqe->sq_head, cpu_to_le16(mp->ssq_head));
-	WRITE_ONCE(cqe->sq_id, cpu_to_le16(mp->qid));
+	WRITE_ONCE(cqe->sq_head, cpu_to_le16(sq_head));
+	WRITE_ONCE(cqe->sq_id, cpu_to_le16(qid));
 	WRITE_ONCE(cqe->command_id, cid);
 	/* the phase tag last: the peer reads the rest once it flips */
 	dma_wmb();
-	WRITE_ONCE(cqe->status, cpu_to_le16(status | mp->scq_phase));
-	if (++mp->scq_tail == mp->depth) {
-		mp->scq_tail = 0;
-		mp->scq_phase ^= 1;
+	WRITE_ONCE(cqe->status, cpu_to_le16(status | phase));
+	if (++tail == depth) {
+		tail = 0;
+		phase ^= 1;
 	}
+	mp->scq_tail = tail;
+	mp->scq_phase = phase;
 }
 
 static void np_mp_reject(struct np_mp *mp, const struct np_mp_sqe *c,
@@ -167,37 +175,27 @@ static enum np_guard_verdict np_mp_dsm(struct np_mp *mp, struct np_mp_sqe *c,
 }
 
 /*
- * Check one entry; for a PRP list or DSM ranges, check a private copy and
- * point the command at the copy so the peer cannot change it afterwards.
+ * A command the guard refused without a PRP list: if it needs one, check it
+ * again with a private copy of the list, and point the command at the copy
+ * so the peer cannot change the list afterwards.
  */
-static enum np_guard_verdict np_mp_check(struct np_mp *mp,
-					 struct np_mp_sqe *c, u16 slot)
+static noinline enum np_guard_verdict
+np_mp_check_list(struct np_mp *mp, struct np_mp_sqe *c, u16 slot,
+		 enum np_guard_verdict v)
 {
-	struct np_prp_list list = { };
 	u32 n = np_guard_prp_list_len(mp->policy, c);
-	enum np_guard_verdict v;
+	struct np_prp_list list;
 	__le64 *copy, dma;
 	const void *src;
 	u64 prp2;
 
-	if (likely(!n)) {
-		v = np_guard_check(mp->policy, c, NULL);
-		if (unlikely(v != NP_GUARD_OK))
-			return v;
-		if (unlikely(c->opcode == NP_OP_DSM))
-			return np_mp_dsm(mp, c, slot);
-		c->prp1 = np_mp_xlate(mp, c->prp1);
-		c->prp2 = np_mp_xlate(mp, c->prp2);
+	if (!n)
 		return v;
-	}
-
 	/* the kernel reads the list: it must be in the data buffer */
 	prp2 = le64_to_cpu(c->prp2);
 	src = np_mp_data(mp, prp2, (u64)n * 8);
-	if (!src) {
-		v = np_guard_check(mp->policy, c, NULL);
-		return v == NP_GUARD_OK ? NP_GUARD_DATA_WINDOW : v;
-	}
+	if (!src)
+		return v;
 	copy = np_mp_copy(mp, slot, &dma);
 	memcpy(copy, src, n * 8);
 	list.entries = copy;
@@ -213,35 +211,66 @@ static enum np_guard_verdict np_mp_check(struct np_mp *mp,
 	return v;
 }
 
-/* Copy hardware completions to the shadow CQ, at most @room of them. */
+/*
+ * Check one entry and translate its data pointers for the controller; for a
+ * PRP list or DSM ranges, check a private copy and point the command at it.
+ * Without a list first: np_guard_check() never passes a command that needs
+ * one it was not given, so only a refusal costs the second look.
+ */
+static enum np_guard_verdict np_mp_check(struct np_mp *mp,
+					 struct np_mp_sqe *c, u16 slot)
+{
+	enum np_guard_verdict v = np_guard_check(mp->policy, c, NULL);
+
+	if (unlikely(v != NP_GUARD_OK))
+		return np_mp_check_list(mp, c, slot, v);
+	if (unlikely(c->opcode == NP_OP_DSM))
+		return np_mp_dsm(mp, c, slot);
+	c->prp1 = np_mp_xlate(mp, c->prp1);
+	if (c->prp2)
+		c->prp2 = np_mp_xlate(mp, c->prp2);
+	return v;
+}
+
+/*
+ * Copy hardware completions to the shadow CQ, at most @room of them.  The
+ * positions live in locals for the loop (the stores to the queues could
+ * alias @mp as far as the compiler knows) and go back at the end.
+ */
 static unsigned int np_mp_reap(struct np_mp *mp, u32 room)
 {
 	const struct np_mp_cqe *hcq = mp->hcq, *cqe;
+	struct np_mp_slot *slots = mp->slots;
+	u32 head = mp->hcq_head, depth = mp->depth, nr_free = mp->nr_free;
+	u16 phase = mp->hcq_phase, *free = mp->free;
 	unsigned int n = 0;
 	u16 status, cid;
 
 	while (room) {
-		cqe = &hcq[mp->hcq_head];
+		cqe = &hcq[head];
 		status = le16_to_cpu(READ_ONCE(cqe->status));
-		if ((status & 1) != mp->hcq_phase)
+		if ((status & 1) != phase)
 			break;
 		dma_rmb();
 		cid = cqe->command_id;
-		if (!np_mp_warn(cid >= mp->depth || !mp->slots[cid].busy)) {
+		if (!np_mp_warn(cid >= depth || !slots[cid].busy)) {
 			np_mp_post(mp, le64_to_cpu(cqe->result),
-				   mp->slots[cid].peer_cid, status & ~1);
-			mp->slots[cid].busy = 0;
-			mp->free[mp->nr_free++] = cid;
+				   slots[cid].peer_cid, status & ~1);
+			slots[cid].busy = 0;
+			free[nr_free++] = cid;
 			room--;
 		}
-		if (++mp->hcq_head == mp->depth) {
-			mp->hcq_head = 0;
-			mp->hcq_phase ^= 1;
+		if (++head == depth) {
+			head = 0;
+			phase ^= 1;
 		}
 		n++;
 	}
 	if (n) {
-		np_mp_ring(mp->hcq_db, mp->hcq_head);
+		mp->hcq_head = head;
+		mp->hcq_phase = phase;
+		mp->nr_free = nr_free;
+		np_mp_ring(mp->hcq_db, head);
 		WRITE_ONCE(mp->completed, mp->completed + n);
 	}
 	return n;
@@ -264,18 +293,20 @@ static unsigned int np_mp_reap(struct np_mp *mp, u32 room)
 unsigned int np_mp_pass(struct np_mp *mp, u32 batch)
 {
 	const struct np_mp_sqe *ssq = mp->ssq;
-	struct np_mp_sqe *hsq = mp->hsq;
-	u32 room, fwd = 0, taken = 0;
-	unsigned int done;
-	struct np_mp_sqe c;
+	struct np_mp_sqe *hsq = mp->hsq, cc, *c = &cc;
+	struct np_mp_slot *slots = mp->slots;
+	u16 *free = mp->free;
+	u32 room, depth = mp->depth, fwd = 0, taken = 0;
+	u32 sq_head, hsq_tail, nr_free;
 	enum np_guard_verdict v;
+	unsigned int done;
 	int head, tail;
 	u16 slot;
 
 	head = np_mp_doorbell(mp, NP_MP_SDB_CQ, &mp->bad_cq_head);
 	if (unlikely(head < 0))
 		return 0;
-	room = (head + mp->depth - mp->scq_tail - 1) % mp->depth;
+	room = (head + depth - mp->scq_tail - 1) % depth;
 	done = np_mp_reap(mp, room);
 	room -= done;
 
@@ -283,31 +314,43 @@ unsigned int np_mp_pass(struct np_mp *mp, u32 batch)
 	if (unlikely(tail < 0) || (u32)tail == mp->ssq_head)
 		return done;
 	rmb();	/* the entries after the tail that announced them */
-	while (mp->ssq_head != (u32)tail && taken < batch && room &&
-	       mp->nr_free) {
-		memcpy(&c, &ssq[mp->ssq_head], sizeof(c));
-		if (++mp->ssq_head == mp->depth)
-			mp->ssq_head = 0;
-		slot = mp->free[mp->nr_free - 1];
-		v = np_mp_check(mp, &c, slot);
+	sq_head = mp->ssq_head;
+	hsq_tail = mp->hsq_tail;
+	nr_free = mp->nr_free;
+	while (sq_head != (u32)tail && taken < batch && room && nr_free) {
+		/*
+		 * Copied straight into the hardware SQ, past its tail: the
+		 * controller does not read it before the doorbell says so, and
+		 * the peer cannot reach it, so the checked copy is the one
+		 * that runs.  A refused entry is overwritten by the next.
+		 */
+		memcpy(c, &ssq[sq_head], sizeof(*c));
+		if (++sq_head == depth)
+			sq_head = 0;
+		slot = free[nr_free - 1];
+		v = np_mp_check(mp, c, slot);
 		taken++;
 		if (unlikely(v != NP_GUARD_OK)) {
-			np_mp_reject(mp, &c, v);
+			mp->ssq_head = sq_head;	/* the CQE's SQ head */
+			np_mp_reject(mp, c, v);
 			room--;
 			continue;
 		}
-		mp->nr_free--;
-		mp->slots[slot].busy = 1;
-		mp->slots[slot].peer_cid = c.command_id;
-		c.command_id = slot;
-		memcpy(&hsq[mp->hsq_tail], &c, sizeof(c));
-		if (++mp->hsq_tail == mp->depth)
-			mp->hsq_tail = 0;
+		nr_free--;
+		slots[slot].busy = 1;
+		slots[slot].peer_cid = c->command_id;
+		c->command_id = slot;
+		memcpy(&hsq[hsq_tail], c, sizeof(*c));
+		if (++hsq_tail == depth)
+			hsq_tail = 0;
 		fwd++;
 		/* its completion needs room too, but may wait in the hw CQ */
 	}
+	mp->ssq_head = sq_head;
+	mp->hsq_tail = hsq_tail;
+	mp->nr_free = nr_free;
 	if (fwd) {
-		np_mp_ring(mp->hsq_db, mp->hsq_tail);	/* orders the SQEs */
+		np_mp_ring(mp->hsq_db, hsq_tail);	/* orders the SQEs */
 		WRITE_ONCE(mp->forwarded, mp->forwarded + fwd);
 	}
 	return done + taken;
