@@ -26,8 +26,14 @@
  * can time (hrtimer_resolution: a tick without high-resolution timers) is
  * spent polling instead, so completions are seen at the latency asked for;
  * with nothing in flight it sleeps (at least a tick there), so an idle
- * poller costs no polling.  The clock is read once every
- * NP_MED_CLOCK_PASSES empty passes, never in a pass that found work.
+ * poller costs no polling.  Hybrid polling (mediate_hybrid): when a pass
+ * finds nothing while the controller holds commands, the poller first
+ * sleeps half the running average of such waits (if that is at least
+ * NP_MED_HYBRID_MIN_NS and a timer can time it), then polls as above; a
+ * slow device then costs wake-ups, not a spinning core, and a fast one
+ * (waits under 20 us) is polled as before.  The clock is read once every
+ * NP_MED_CLOCK_PASSES empty passes, and once after the pass that ends a
+ * wait with commands in flight; a run of busy passes reads it no more.
  * NVME_PEER_IOC_RING wakes every poller at once.
  *
  * Locking: np_med_cfg_lock serialises changes of the number of pollers
@@ -64,6 +70,8 @@
 #define NP_MED_MAX_POLLERS	64
 /* empty passes between two looks at the clock */
 #define NP_MED_CLOCK_PASSES	16
+/* shortest hybrid sleep worth a timer (and its wake-up) */
+#define NP_MED_HYBRID_MIN_NS	(10 * NSEC_PER_USEC)
 
 /* One poller thread and the queues it serves. */
 struct np_poller {
@@ -115,6 +123,11 @@ static unsigned int mediate_idle_max_us = 10000;
 module_param(mediate_idle_max_us, uint, 0644);
 MODULE_PARM_DESC(mediate_idle_max_us,
 		 "mediated mode: longest sleep when idle, the worst wake-up latency (us, default 10000)");
+
+static bool mediate_hybrid = true;
+module_param(mediate_hybrid, bool, 0644);
+MODULE_PARM_DESC(mediate_hybrid,
+		 "mediated mode: while commands are in flight, sleep half the usual wait for the next one before polling (default Y)");
 
 static unsigned int mediate_batch = 64;
 module_param(mediate_batch, uint, 0644);
@@ -397,15 +410,51 @@ static unsigned int np_med_pass(struct np_poller *p, unsigned int *state)
 	return done;
 }
 
+/*
+ * The running average @avg of the waits (ns) for the next command or
+ * completion while the controller held commands, with a new wait @ns; a
+ * wait longer than @max_ns (the longest idle sleep: a stalled command) is
+ * left out.
+ */
+static u64 np_med_wait_avg(u64 avg, u64 ns, u64 max_ns)
+{
+	if (ns > max_ns)
+		return avg;
+	return avg ? avg - avg / 8 + ns / 8 : ns;
+}
+
+/*
+ * The hybrid sleep in us for a wait average @wait (ns): half of it, at
+ * most @max_us; 0 (poll at once) when hybrid polling is off (!@on) or half
+ * the wait is shorter than NP_MED_HYBRID_MIN_NS or than the timers can
+ * time (@res_ns, hrtimer_resolution).
+ */
+static unsigned int np_med_hybrid_us(u64 wait, bool on, u64 res_ns,
+				     unsigned int max_us)
+{
+	if (!on || wait / 2 < max_t(u64, NP_MED_HYBRID_MIN_NS, res_ns))
+		return 0;
+	return min_t(u64, wait / 2 / NSEC_PER_USEC, max(max_us, 1U));
+}
+
 static int np_med_thread(void *arg)
 {
 	struct np_poller *p = arg;
 	unsigned int sleep_us = 0, idle = 0, state;
 	u64 now, until = 0;	/* poll until then (ns), once idle */
+	u64 since = 0;		/* idle with commands in flight since (ns) */
+	u64 wait = 0;		/* np_med_wait_avg() */
+	unsigned int hybrid_us;
 
 	while (!kthread_should_stop()) {
 		if (np_med_pass(p, &state) ||
 		    (atomic_read(&p->kicked) && atomic_xchg(&p->kicked, 0))) {
+			/* one clock read per wait, none per busy pass */
+			if (since)
+				wait = np_med_wait_avg(wait, ktime_get_ns() - since,
+						       (u64)READ_ONCE(mediate_idle_max_us) *
+						       NSEC_PER_USEC);
+			since = 0;
 			idle = 0;
 			sleep_us = 0;
 			cond_resched();
@@ -414,6 +463,7 @@ static int np_med_thread(void *arg)
 		if (!state) {
 			idle = 0;
 			sleep_us = 0;
+			since = 0;
 			np_med_sleep(p, 0);
 			continue;
 		}
@@ -423,9 +473,23 @@ static int np_med_thread(void *arg)
 			continue;
 		}
 		now = ktime_get_ns();
-		if (idle == 1)
+		if (idle == 1) {
+			since = state & NP_MED_INFLIGHT ? now : 0;
+			/*
+			 * Hybrid polling: completions are due, and work came
+			 * @wait apart of late; sleep half of that, then poll.
+			 */
+			hybrid_us = np_med_hybrid_us(wait,
+						     READ_ONCE(mediate_hybrid),
+						     hrtimer_resolution,
+						     READ_ONCE(mediate_idle_max_us));
+			if (since && hybrid_us) {
+				np_med_sleep(p, hybrid_us);
+				now = ktime_get_ns();
+			}
 			until = now + READ_ONCE(mediate_spin_us) *
 				      (u64)NSEC_PER_USEC;
+		}
 		if (now < until) {
 			cond_resched();
 			continue;
@@ -842,3 +906,7 @@ void np_med_exit(void)
 	np_med_resize(0);
 	mutex_unlock(&np_med_cfg_lock);
 }
+
+#if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
+#include "mediate_kunit.c"
+#endif
