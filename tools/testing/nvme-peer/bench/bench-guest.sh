@@ -3,10 +3,11 @@
 # Runs inside the perf VM (scripts/bench): loads nvme with peer queues and
 # nvme-peer (direct mode allowed), then runs vm-bench's cases REPS times,
 # round-robin so that the repeats of a case are spread over the boot.
-# "mediated-sleep" is a mediated queue whose poller never polls idle: no
-# spin, a first sleep of one tick.  Env: REPS, SECS, QDS, MODES.
+# "mediated-spin" is a mediated queue whose poller does not take hybrid
+# sleeps (mediate_hybrid=N): it polls for mediate_spin_us after the last
+# work, as before hybrid polling.  Env: REPS, SECS, QDS, MODES.
 REPS=${REPS:-3} SECS=${SECS:-2} QDS=${QDS:-"1 32 128"}
-MODES=${MODES:-"uring uring-cmd mediated mediated-sleep direct"}
+MODES=${MODES:-"uring uring-cmd mediated mediated-spin direct"}
 P=/sys/module/nvme_peer/parameters
 wait_for() {
 	i=0
@@ -19,18 +20,15 @@ modprobe nvme-peer allow_direct=1 || echo "NP-FATAL modprobe nvme-peer"
 sleep 1
 echo "NP-BENCH kind=env clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource) cpus=$(nproc) kernel=$(uname -r)"
 dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count=16 oflag=direct 2>/dev/null
-spin=$(cat $P/mediate_spin_us) idle=$(cat $P/mediate_idle_us)
 r=1
 while [ "$r" -le "$REPS" ]; do
 	for qd in $QDS; do
 		for m in $MODES; do
-			if [ "$m" = mediated-sleep ]; then
-				echo 0 > $P/mediate_spin_us
-				echo 4000 > $P/mediate_idle_us
+			if [ "$m" = mediated-spin ]; then
+				echo N > $P/mediate_hybrid
 				vm-bench io mediated "$qd" "$SECS" |
 					sed "s/mode=mediated/mode=$m/; s/\$/ rep=$r/"
-				echo "$spin" > $P/mediate_spin_us
-				echo "$idle" > $P/mediate_idle_us
+				echo Y > $P/mediate_hybrid
 			else
 				vm-bench io "$m" "$qd" "$SECS" | sed "s/\$/ rep=$r/"
 			fi
