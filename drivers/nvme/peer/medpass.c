@@ -184,7 +184,7 @@ np_mp_check_list(struct np_mp *mp, struct np_mp_sqe *c, u16 slot,
 		 enum np_guard_verdict v)
 {
 	u32 n = np_guard_prp_list_len(mp->policy, c);
-	struct np_prp_list list;
+	struct np_prp_list list = { };
 	__le64 *copy, dma;
 	const void *src;
 	u64 prp2;
@@ -293,7 +293,7 @@ static unsigned int np_mp_reap(struct np_mp *mp, u32 room)
 unsigned int np_mp_pass(struct np_mp *mp, u32 batch)
 {
 	const struct np_mp_sqe *ssq = mp->ssq;
-	struct np_mp_sqe *hsq = mp->hsq, cc, *c = &cc;
+	struct np_mp_sqe *hsq = mp->hsq, c;
 	struct np_mp_slot *slots = mp->slots;
 	u16 *free = mp->free;
 	u32 room, depth = mp->depth, fwd = 0, taken = 0;
@@ -319,28 +319,28 @@ unsigned int np_mp_pass(struct np_mp *mp, u32 batch)
 	nr_free = mp->nr_free;
 	while (sq_head != (u32)tail && taken < batch && room && nr_free) {
 		/*
-		 * Copied straight into the hardware SQ, past its tail: the
-		 * controller does not read it before the doorbell says so, and
-		 * the peer cannot reach it, so the checked copy is the one
-		 * that runs.  A refused entry is overwritten by the next.
+		 * A private copy, checked and then copied to the hardware SQ:
+		 * the peer cannot change what runs.  (Copying straight into
+		 * the hardware SQ and checking it there saves a copy, but
+		 * then the check waits for the line the controller holds.)
 		 */
-		memcpy(c, &ssq[sq_head], sizeof(*c));
+		memcpy(&c, &ssq[sq_head], sizeof(c));
 		if (++sq_head == depth)
 			sq_head = 0;
 		slot = free[nr_free - 1];
-		v = np_mp_check(mp, c, slot);
+		v = np_mp_check(mp, &c, slot);
 		taken++;
 		if (unlikely(v != NP_GUARD_OK)) {
 			mp->ssq_head = sq_head;	/* the CQE's SQ head */
-			np_mp_reject(mp, c, v);
+			np_mp_reject(mp, &c, v);
 			room--;
 			continue;
 		}
 		nr_free--;
 		slots[slot].busy = 1;
-		slots[slot].peer_cid = c->command_id;
-		c->command_id = slot;
-		memcpy(&hsq[hsq_tail], c, sizeof(*c));
+		slots[slot].peer_cid = c.command_id;
+		c.command_id = slot;
+		memcpy(&hsq[hsq_tail], &c, sizeof(c));
 		if (++hsq_tail == depth)
 			hsq_tail = 0;
 		fwd++;
