@@ -65,21 +65,26 @@ static void np_bind_free(struct kref *ref)
 	kfree(b);
 }
 
-/* Give the lease back (once): the breaking operation proceeds. */
+/*
+ * Give the lease back (once): the breaking operation proceeds.  The state
+ * says "returned" first: the breaker may return, and its caller look, as
+ * soon as the lease is off the inode.
+ */
 static void np_bind_return_lease(struct np_bind *b)
 {
 	void *owner = b;
 
 	mutex_lock(&b->lease_lock);
 	if (b->lease_held) {
-		np_setlease(b->file, F_UNLCK, NULL, &owner);
-		b->lease_held = false;
 		spin_lock(&b->lock);
 		if (b->lease == NVME_PEER_LEASE_BREAKING)
 			b->fence_ns = ktime_to_ns(ktime_sub(ktime_get(),
 							    b->break_start));
 		b->lease = NVME_PEER_LEASE_RETURNED;
 		spin_unlock(&b->lock);
+		np_setlease(b->file, F_UNLCK, NULL, &owner);
+		np_inject_lease_returned();
+		b->lease_held = false;
 	}
 	mutex_unlock(&b->lease_lock);
 }

@@ -8,9 +8,14 @@
  *                        a reset raced the reservation
  *   fail_delete          the next N Delete SQ/CQ commands fail as if the
  *                        controller had refused them (not sent)
+ *   lease_return_delay_ms
+ *                        after giving a layout lease back, wait this long
+ *                        (0: not at all), as a preempted work item would:
+ *                        the breaker returns meanwhile
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/nvme.h>
 
 #include "nvme.h"
@@ -18,6 +23,7 @@
 
 static atomic_t np_inject_resets = ATOMIC_INIT(0);
 static atomic_t np_inject_delete_errors = ATOMIC_INIT(0);
+static u32 np_inject_lease_delay_ms;
 static struct dentry *np_inject_dir;
 
 /* Take one from @count if it is not 0. */
@@ -43,6 +49,14 @@ int np_inject_admin_error(const struct nvme_command *c)
 	return 0;
 }
 
+void np_inject_lease_returned(void)
+{
+	u32 ms = READ_ONCE(np_inject_lease_delay_ms);
+
+	if (ms)
+		msleep(ms);
+}
+
 void np_inject_init(void)
 {
 	np_inject_dir = debugfs_create_dir("nvme-peer", NULL);
@@ -50,6 +64,8 @@ void np_inject_init(void)
 				&np_inject_resets);
 	debugfs_create_atomic_t("fail_delete", 0600, np_inject_dir,
 				&np_inject_delete_errors);
+	debugfs_create_u32("lease_return_delay_ms", 0600, np_inject_dir,
+			   &np_inject_lease_delay_ms);
 }
 
 void np_inject_exit(void)

@@ -298,6 +298,7 @@ extern const struct attribute_group *np_queue_groups[];
 #if IS_ENABLED(CONFIG_NVME_PEER_FAULT_INJECTION)
 void np_inject_reset(struct nvme_peer_ctrl *pctrl);
 int np_inject_admin_error(const struct nvme_command *c);
+void np_inject_lease_returned(void);
 void np_inject_init(void);
 void np_inject_exit(void);
 #else
@@ -308,6 +309,7 @@ static inline int np_inject_admin_error(const struct nvme_command *c)
 	return 0;
 }
 
+static inline void np_inject_lease_returned(void) { }
 static inline void np_inject_init(void) { }
 static inline void np_inject_exit(void) { }
 #endif

@@ -254,6 +254,7 @@ FIXTURE_SETUP(layout)
 
 FIXTURE_TEARDOWN(layout)
 {
+	np_write(NP_INJECT "/lease_return_delay_ms", "0");
 	if (self->fd >= 0) {
 		np_unmap_all(&self->m);
 		close(self->fd);
@@ -313,20 +314,32 @@ static int np_change_layout(int file, enum np_change change)
 	return ret;
 }
 
+/*
+ * When the changing call returns, the queue is revoked and the lease
+ * returned, as QUERY says at once.  The injected delay holds nvme-peer's
+ * work item for 100 ms right after it gave the lease back, so that the
+ * breaker always returns first: whatever is left to do then must not be
+ * visible.
+ */
 TEST_F(layout, change_revokes_before_it_returns)
 {
 	struct pollfd pfd = { .fd = self->fd, .events = POLLIN };
 	struct nvme_peer_info info;
 	struct timespec t0, t1;
+	int changed;
 
 	if (np_fs())
 		SKIP(return, "%s", np_fs());
 	ASSERT_EQ(0, np_query(self->fd, &info));
 	ASSERT_EQ(NVME_PEER_STATE_ACTIVE, info.state);
+	ASSERT_EQ(0, np_write(NP_INJECT "/lease_return_delay_ms", "100"));
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ASSERT_EQ(0, np_change_layout(self->file, variant->change));
+	changed = np_change_layout(self->file, variant->change);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	ASSERT_EQ(0, np_query(self->fd, &info));
+	usleep(200000);		/* the work item finishes before the reset */
+	ASSERT_EQ(0, np_write(NP_INJECT "/lease_return_delay_ms", "0"));
+	ASSERT_EQ(0, changed);
 	EXPECT_EQ(NVME_PEER_STATE_REVOKED, info.state);
 	EXPECT_EQ(NVME_PEER_REASON_LAYOUT, info.reason);
 	EXPECT_EQ(NVME_PEER_LEASE_RETURNED, info.lease);

@@ -28,6 +28,9 @@
 #define NP_DBG_ACCEL "/sys/kernel/debug/np-accel"
 #define NP_DBG_CLIENT "/sys/kernel/debug/np-client"
 
+/* debugfs of CONFIG_NVME_PEER_FAULT_INJECTION (drivers/nvme/peer/inject.c) */
+#define NP_INJECT "/sys/kernel/debug/nvme-peer"
+
 /* Write @val to @path; 0 or -errno of the write. */
 static inline int np_write(const char *path, const char *fmt, ...)
 {

@@ -535,8 +535,6 @@ TEST_F(np, pci_remove_rescan_revokes)
 	EXPECT_EQ(0, np_io(qid, 'r', 0, 8, 0));
 }
 
-#define NP_INJECT "/sys/kernel/debug/nvme-peer"
-
 /* Reset the controller through sysfs and wait until it is back. */
 static int np_reset(struct np_ctx *c)
 {
