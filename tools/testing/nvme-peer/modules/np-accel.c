@@ -28,6 +28,12 @@
  *              reservation lock, dma_buf_move_notify(), wait for the
  *              importers' fences, and "reuse" the memory (fill it with
  *              0xee); -EBUSY for a pinned buffer
+ *   evict_fences  read: how many buffers of the last evict had a fence
+ *              not yet signalled right after move_notify returned (an
+ *              importer that waits in move_notify leaves none)
+ *   migrate_on_map  1: mapping a buffer first moves it (move_notify to
+ *              every importer of it), as an exporter that migrates a
+ *              buffer to the importer's side on map does
  *
  * np_accel_write() lets np-client have the edu device, not the CPU, write
  * SQEs and ring doorbells.
@@ -55,6 +61,8 @@
 #define EDU_BUF		0x40000
 #define EDU_BUF_MAX	4095	/* QEMU's edu rejects a full 4096-byte DMA */
 
+static u32 npa_evict_fences;	/* under npa_bufs_lock */
+static bool npa_migrate_on_map;
 static struct pci_dev *edu_pdev;
 static void __iomem *edu_bar;
 static DEFINE_MUTEX(edu_lock);
@@ -274,6 +282,9 @@ static struct sg_table *npa_map(struct dma_buf_attachment *attach,
 	struct sg_table *sgt;
 	dma_addr_t dma;
 
+	if (READ_ONCE(npa_migrate_on_map))
+		dma_buf_move_notify(attach->dmabuf);
+
 	sgt = kzalloc(sizeof(*sgt), GFP_KERNEL);
 	if (!sgt)
 		return ERR_PTR(-ENOMEM);
@@ -399,6 +410,7 @@ static const struct file_operations dmabuf_fops = {
 static ssize_t evict_write(struct file *file, const char __user *ubuf,
 			   size_t count, loff_t *ppos)
 {
+	unsigned int fences = 0;
 	struct npa_buf *b;
 	int ret = 0;
 
@@ -409,6 +421,8 @@ static ssize_t evict_write(struct file *file, const char __user *ubuf,
 			ret = -EBUSY;
 		} else {
 			dma_buf_move_notify(b->dmabuf);
+			fences += !dma_resv_test_signaled(b->dmabuf->resv,
+							  DMA_RESV_USAGE_BOOKKEEP);
 			dma_resv_wait_timeout(b->dmabuf->resv,
 					      DMA_RESV_USAGE_BOOKKEEP, false,
 					      10 * HZ);
@@ -416,6 +430,7 @@ static ssize_t evict_write(struct file *file, const char __user *ubuf,
 		}
 		dma_resv_unlock(b->dmabuf->resv);
 	}
+	npa_evict_fences = fences;
 	mutex_unlock(&npa_bufs_lock);
 	return ret ? ret : count;
 }
@@ -509,6 +524,9 @@ static int __init np_accel_init(void)
 	debugfs_create_file("dmabuf", 0400, np_dir, NULL, &dmabuf_fops);
 	debugfs_create_u32("dmabuf_size", 0600, np_dir, &npa_buf_size);
 	debugfs_create_file("evict", 0200, np_dir, NULL, &evict_fops);
+	debugfs_create_u32("evict_fences", 0400, np_dir, &npa_evict_fences);
+	debugfs_create_bool("migrate_on_map", 0600, np_dir,
+			    &npa_migrate_on_map);
 	return 0;
 }
 

@@ -13,6 +13,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
 #include <linux/falloc.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
@@ -26,20 +28,6 @@
 
 #define DNR	0x4000
 #define LBA_OOR	(DNR | 0x80)	/* LBA Out of Range */
-
-/* The bound file's map (malloc'ed into *@ext); the count or -errno. */
-static int np_file_map(int fd, struct nvme_peer_file_extent **ext)
-{
-	struct nvme_peer_file_map m = { .size = sizeof(m) };
-
-	if (ioctl(fd, NVME_PEER_IOC_FILE_MAP, &m))
-		return -errno;
-	*ext = calloc(m.nr, sizeof(**ext));
-	m.extents = (uintptr_t)*ext;
-	if (!*ext || ioctl(fd, NVME_PEER_IOC_FILE_MAP, &m))
-		return -errno;
-	return m.nr;
-}
 
 /*
  * Physical extents of @fd (FIEMAP), as 512-byte LBAs of the namespace;
@@ -609,6 +597,97 @@ TEST(unlink_and_mmap_writes_keep_the_queue)
 	free(ext);
 	close(g);
 	unlink(MNT "/after-unlink");
+	close(file);
+}
+
+/* Raise (@on) or lower CAP_LEASE in the effective set; 0 or -errno. */
+static int np_cap_lease(int on)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return -errno;
+	if (on)
+		d[CAP_LEASE / 32].effective |= 1U << (CAP_LEASE % 32);
+	else
+		d[CAP_LEASE / 32].effective &= ~(1U << (CAP_LEASE % 32));
+	return syscall(SYS_capset, &h, d) ? -errno : 0;
+}
+
+/*
+ * The lease is nvme-peer's own, on a file it opened itself: the caller's
+ * open file shows no lease (F_GETLEASE) while bound and keeps its owner
+ * (F_SETOWN) after the release.
+ */
+TEST(lease_is_nvme_peers_own)
+{
+	int fd, file;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	file = np_mkfile("own", MIB, 71);
+	ASSERT_LE(0, file);
+	ASSERT_EQ(0, fcntl(file, F_SETOWN, getpid()));
+	fd = np_open();
+	ASSERT_EQ(0, np_bind(fd, file, FS_NS, 0, MIB, NVME_PEER_ACCESS_READ,
+			     NVME_PEER_MODE_MEDIATED));
+	EXPECT_EQ(F_UNLCK, fcntl(file, F_GETLEASE));
+	close(fd);
+	EXPECT_EQ(getpid(), fcntl(file, F_GETOWN));
+	close(file);
+}
+
+/*
+ * Who may bind: the file's owner or a caller with CAP_LEASE, on 6.1 and
+ * 6.12 alike (6.12's kernel_setlease() checks neither).  Root without
+ * CAP_LEASE cannot bind uid 1000's file, with it can.
+ */
+TEST(bind_needs_owner_or_cap_lease)
+{
+	int fd, file;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	file = np_mkfile("theirs", MIB, 72);
+	ASSERT_LE(0, file);
+	ASSERT_EQ(0, fchown(file, 1000, 1000));
+	fd = np_open();
+	ASSERT_EQ(0, np_cap_lease(0));
+	EXPECT_EQ(-EACCES, np_bind(fd, file, FS_NS, 0, MIB,
+				   NVME_PEER_ACCESS_READ,
+				   NVME_PEER_MODE_MEDIATED));
+	ASSERT_EQ(0, np_cap_lease(1));
+	EXPECT_EQ(0, np_bind(fd, file, FS_NS, 0, MIB, NVME_PEER_ACCESS_READ,
+			     NVME_PEER_MODE_MEDIATED));
+	close(fd);
+	close(file);
+}
+
+/*
+ * A caller that bound with CAP_LEASE and lost it before the release: the
+ * lease still goes with the binding, so a truncate afterwards breaks
+ * nothing of nvme-peer's.  Before, on 6.1, giving the lease back failed
+ * the owner check, the binding was freed with the lease on the inode, and
+ * the truncate ran ->lm_break() on freed memory (KASAN).
+ */
+TEST(lease_goes_with_the_binding_without_cap_lease)
+{
+	int fd, file;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	file = np_mkfile("dropcap", MIB, 73);
+	ASSERT_LE(0, file);
+	ASSERT_EQ(0, fchown(file, 1000, 1000));
+	fd = np_open();
+	ASSERT_EQ(0, np_bind(fd, file, FS_NS, 0, MIB, NVME_PEER_ACCESS_READ,
+			     NVME_PEER_MODE_MEDIATED));
+	ASSERT_EQ(0, np_cap_lease(0));
+	close(fd);		/* the release gives the lease back */
+	ASSERT_EQ(0, np_cap_lease(1));
+	EXPECT_EQ(0, ftruncate(file, 0));
 	close(file);
 }
 

@@ -13,37 +13,49 @@
 #define FS_NS	2
 #define MIB	(1024 * 1024)
 
-/* XFS on namespace 2, made once per boot; NULL or why not. */
-static inline const char *np_fs(void)
+/* XFS on namespace @nsid at @mnt, made once per boot; NULL or why not. */
+static inline const char *np_fs_on(unsigned int nsid, const char *mnt)
 {
+	static char why[64];
 	const char *dev;
 	char mounts[4096];
 
 	if (np_missing())
 		return np_missing();
-	dev = np_ns_dev(np_ctrl(), FS_NS);
-	if (!dev[0])
-		return "no namespace 2 for a file system";
+	dev = np_ns_dev(np_ctrl(), nsid);
+	if (!dev[0]) {
+		snprintf(why, sizeof(why), "no namespace %u for a file system",
+			 nsid);
+		return why;
+	}
 	if (!np_read("/proc/mounts", mounts, sizeof(mounts)) &&
-	    strstr(mounts, MNT))
+	    strstr(mounts, mnt))
 		return NULL;
-	mkdir(MNT, 0755);
-	/* QA_CHECK_FS lifts mkfs.xfs's 300 MB minimum (for small disks) */
-	if (np_sys("QA_CHECK_FS=1 mkfs.xfs -f -q %s", dev) ||
-	    mount(dev, MNT, "xfs", 0, NULL))
+	mkdir(mnt, 0755);
+	/* the three together lift mkfs.xfs's 300 MB minimum (small disks) */
+	if (np_sys("TEST_DEV=1 TEST_DIR=1 QA_CHECK_FS=1 mkfs.xfs -f -q %s",
+		   dev) ||
+	    mount(dev, mnt, "xfs", 0, NULL))
 		return "mkfs.xfs or mount failed";
 	return NULL;
 }
 
-/* A file of @size bytes of pattern @seed, on the media; its fd (O_RDWR). */
-static inline int np_mkfile(const char *name, size_t size, unsigned int seed)
+/* XFS on namespace 2 */
+static inline const char *np_fs(void)
+{
+	return np_fs_on(FS_NS, MNT);
+}
+
+/* A file @dir/@name of @size bytes of pattern @seed, on the media; its fd. */
+static inline int np_mkfile_at(const char *dir, const char *name,
+			       size_t size, unsigned int seed)
 {
 	char path[128];
 	size_t chunk = 64 * 1024, done;
 	char *buf = malloc(chunk);
 	int fd;
 
-	snprintf(path, sizeof(path), MNT "/%s", name);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	unlink(path);
 	fd = open(path, O_RDWR | O_CREAT, 0644);
 	for (done = 0; fd >= 0 && buf && done < size; done += chunk) {
@@ -57,6 +69,12 @@ static inline int np_mkfile(const char *name, size_t size, unsigned int seed)
 		fd = -1;
 	}
 	return fd;
+}
+
+/* A file of @size bytes of pattern @seed in MNT (O_RDWR). */
+static inline int np_mkfile(const char *name, size_t size, unsigned int seed)
+{
+	return np_mkfile_at(MNT, name, size, seed);
 }
 
 static inline int np_open(void)
@@ -134,6 +152,21 @@ static inline long long np_qfile_num(int qid, const char *file,
 		return -1;
 	l = strstr(buf, key);
 	return l ? strtoll(l + strlen(key), NULL, 0) : -1;
+}
+
+/* The bound file's map (malloc'ed into *@ext); the count or -errno. */
+static inline int np_file_map(int fd, struct nvme_peer_file_extent **ext)
+{
+	struct nvme_peer_file_map m = { .size = sizeof(m) };
+
+	*ext = NULL;
+	if (ioctl(fd, NVME_PEER_IOC_FILE_MAP, &m))
+		return -errno;
+	*ext = calloc(m.nr, sizeof(**ext));
+	m.extents = (uintptr_t)*ext;
+	if (!*ext || ioctl(fd, NVME_PEER_IOC_FILE_MAP, &m))
+		return -errno;
+	return m.nr;
 }
 
 #endif /* NP_FILE_H */

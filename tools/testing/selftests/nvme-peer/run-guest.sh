@@ -55,8 +55,11 @@ fi
 modprobe nvme peer_queues=8 || echo "NP-FATAL modprobe nvme"
 for c in /dev/nvme0n1 /sys/class/nvme/nvme0; do wait_for $c; done
 if [ "$topo" = two-ctrl ]; then
-	# two namespaces on each controller (in nvmeXnY, Y is not the nsid)
-	for d in /dev/nvme0n2 /dev/nvme1n1 /dev/nvme1n2; do wait_for $d; done
+	# namespaces 1-3 on the first controller, 1-2 on the second (in
+	# nvmeXnY, Y is not the nsid)
+	for d in /dev/nvme0n2 /dev/nvme0n3 /dev/nvme1n1 /dev/nvme1n2; do
+		wait_for $d
+	done
 fi
 # nvme-peer's own KUnit suites (nvme_peer_core, _sysfs, _mem) run when it
 # loads: count them once, in the switch boot
@@ -91,7 +94,8 @@ case "$topo" in switch|rootports|iommu) kselftest dmabuf_test ;; esac
 [ "$topo" = two-ctrl ] && kselftest two_ctrl_test
 if [ "$topo" = two-ctrl ]; then
 	kselftest file_test
-	umount /mnt/np 2>/dev/null
+	kselftest fence_test
+	umount /mnt/np /mnt/npslow 2>/dev/null
 fi
 rmmod np-client 2>/dev/null
 rmmod np-accel nvme-peer nvme nvme-core || echo "NP-FATAL module unload"

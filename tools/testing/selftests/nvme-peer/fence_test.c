@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fence against a slow controller: namespace 3 of the two-ctrl
+ * topology, which QEMU throttles to 20 commands a second, keeps a queue's
+ * commands in the controller long after they were submitted.  A fence (a
+ * layout break, a dma-buf move) must return only when the controller holds
+ * none of them: no Write lands on a block after the file system got it
+ * back, no DMA reaches a buffer after its exporter moved it, whatever the
+ * mode, even when the Delete I/O SQ the fence sends fails.
+ */
+#define _GNU_SOURCE
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <linux/nvme_peer.h>
+
+#include "np_util.h"
+#include "nvme-peer/nvme_peer_queue.h"
+#include "np_queue.h"
+#include "np_file.h"
+#include "np_dmabuf.h"
+#include "kselftest_harness.h"
+
+#define SLOW_NS		3
+#define SLOW_MNT	"/mnt/npslow"
+#define SLOW_IOPS	20
+
+static double np_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Why the slow-namespace tests cannot run here, or NULL. */
+static const char *np_no_slow(void)
+{
+	if (np_missing())
+		return np_missing();
+	if (strcmp(np_topology(), "two-ctrl"))
+		return "the slow namespace is in the two-ctrl topology";
+	return np_ns_dev(np_ctrl(), SLOW_NS)[0] ? NULL : "no namespace 3";
+}
+
+/* How many of the @n 8 KiB pieces at @slba of the slow namespace are @pat. */
+static int np_count_pattern(__u64 slba, int n, const void *pat)
+{
+	char *buf = np_aligned(n * 8192);
+	int i, same = 0;
+
+	if (!buf || np_blk_io(np_ns_dev(np_ctrl(), SLOW_NS), 0, slba * 512,
+			      buf, n * 8192)) {
+		free(buf);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		same += !memcmp(buf + i * 8192, pat, 8192);
+	free(buf);
+	return same;
+}
+
+/*
+ * A layout break while 40 Writes of a bound file wait in the controller
+ * (2 s of them), with the Delete I/O SQ the fence sends after its 1 s
+ * budget failing (fault injection): the truncate returns only once the
+ * controller holds none of them, so what is on the freed blocks when it
+ * returns stays.  Before: the fence gave the lease back after 1.3 s and
+ * the rest of the Writes landed on blocks XFS had freed.
+ */
+TEST(layout_fence_outwaits_a_failed_delete)
+{
+	struct nvme_peer_file_extent *ext;
+	struct nvme_peer_info info;
+	int fd, file, n, i, before, after;
+	char pat[8192];
+	struct np_map m;
+	struct npq_sqe e;
+	double t0, took;
+
+	if (np_no_slow())
+		SKIP(return, "%s", np_no_slow());
+	ASSERT_EQ(NULL, np_fs_on(SLOW_NS, SLOW_MNT));
+	file = np_mkfile_at(SLOW_MNT, "busy", MIB, 61);
+	ASSERT_LE(0, file);
+	fd = np_open();
+	ASSERT_EQ(0, np_bind(fd, file, SLOW_NS, 0, MIB,
+			     NVME_PEER_ACCESS_READ | NVME_PEER_ACCESS_WRITE,
+			     NVME_PEER_MODE_MEDIATED));
+	ASSERT_EQ(0, np_map_all(fd, &m, 1));
+	n = np_file_map(fd, &ext);
+	ASSERT_LT(0, n);
+	ASSERT_LE(40 * 16, ext[0].nlb);
+	np_fill(m.data, 8192, 6161);
+	memcpy(pat, m.data, sizeof(pat));
+	for (i = 0; i < 40; i++) {
+		npq_sqe_rw(&e, NPQ_OPC_WRITE, SLOW_NS, ext[0].slba + 16 * i, 16,
+			   m.info.data_ctrl_addr, m.info.data_ctrl_addr + 4096);
+		ASSERT_LE(0, npq_enqueue(&m.q, &e));
+	}
+	npq_ring_sq(&m.q);
+	usleep(100000);		/* forwarded: the poller is fast */
+	ASSERT_EQ(0, np_write(NP_INJECT "/fail_delete", "1"));
+
+	t0 = np_now();
+	ASSERT_EQ(0, ftruncate(file, 0));
+	took = np_now() - t0;
+	before = np_count_pattern(ext[0].slba, 40, pat);
+	usleep(3000000);	/* longer than the 40 Writes take */
+	after = np_count_pattern(ext[0].slba, 40, pat);
+	TH_LOG("truncate took %.2f s; Writes on the media: %d when it returned, %d 3 s later",
+	       took, before, after);
+	EXPECT_LE(0, before);
+	EXPECT_EQ(before, after);
+	ASSERT_EQ(0, np_query(fd, &info));
+	EXPECT_EQ(NVME_PEER_STATE_REVOKED, info.state);
+	np_write(NP_INJECT "/fail_delete", "0");
+	np_unmap_all(&m);
+	close(fd);
+	close(file);
+	free(ext);
+}
+
+FIXTURE(slow_accel) {
+	int buf;
+	unsigned char *mem;
+	size_t size;
+};
+
+FIXTURE_SETUP(slow_accel)
+{
+	if (np_no_slow())
+		SKIP(return, "%s", np_no_slow());
+	ASSERT_EQ(0, np_accel_open(&self->buf, &self->mem, &self->size));
+}
+
+FIXTURE_TEARDOWN(slow_accel)
+{
+	np_write(NP_DBG_ACCEL "/migrate_on_map", "0");
+	np_accel_close(self->buf, self->mem, self->size);
+}
+
+/* Submit 8 Reads of 8 KiB of the slow namespace into the data buffer. */
+static int np_slow_reads(struct np_q *q)
+{
+	__u64 a = q->info.data_ctrl_addr;
+	struct npq_sqe e;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		npq_sqe_rw(&e, NPQ_OPC_READ, SLOW_NS, 1000 + 16 * i, 16,
+			   a + i * 8192, a + i * 8192 + 4096);
+		if (npq_enqueue(&q->q, &e) < 0)
+			return -1;
+	}
+	npq_ring_sq(&q->q);
+	return 0;
+}
+
+/* The first byte of @mem[0, @len) that is not the exporter's 0xee, or -1. */
+static long np_not_poison(const unsigned char *mem, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (mem[i] != 0xee)
+			return i;
+	return -1;
+}
+
+/*
+ * A direct queue with its CQ and data buffer in the exporter's memory, 8
+ * Reads waiting in the controller, and a move: once the exporter's wait
+ * for the importers' fences is over, no completion and no data reach the
+ * memory it reused.  Before: move_notify returned at once for a direct
+ * queue and the controller wrote CQEs and data into the reused memory.
+ */
+TEST_F(slow_accel, direct_move_waits_for_the_controller)
+{
+	struct nvme_peer_reserve r;
+	struct nvme_peer_info info;
+	struct np_q q;
+	int fd;
+
+	if (np_no_slow())
+		SKIP(return, "%s", np_no_slow());
+	np_rsv_init(&r, NVME_PEER_MODE_DIRECT);
+	r.nsid = SLOW_NS;
+	r.data_buf.fd = self->buf;
+	r.data_buf.length = NP_DATA;
+	r.cq = NVME_PEER_PLACE_DMABUF;
+	r.cq_buf.fd = self->buf;
+	r.cq_buf.offset = NP_DATA;
+	r.cq_buf.length = 4096;
+	fd = np_rsv(&r);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, np_q_map(&q, fd, self->buf, NP_DATA));
+	ASSERT_EQ(0, np_slow_reads(&q));
+	ASSERT_EQ(0, np_write(NP_DBG_ACCEL "/evict", "1"));
+	usleep(1500000);	/* longer than the 8 Reads take */
+	EXPECT_EQ(-1, np_not_poison(self->mem, NP_DATA + 4096))
+		TH_LOG("byte %ld written after the move",
+		       np_not_poison(self->mem, NP_DATA + 4096));
+	ASSERT_EQ(0, np_query(fd, &info));
+	EXPECT_EQ(NVME_PEER_REASON_MOVED, info.reason);
+	np_q_close(&q);
+}
+
+/*
+ * move_notify does nothing slow: with Reads waiting in the controller it
+ * returns having published a fence, which the exporter waits for (and
+ * which signals before anything lands after the move).  Before: it waited
+ * for the Reads itself, under the exporter's reservation lock.
+ */
+TEST_F(slow_accel, mediated_move_publishes_a_fence)
+{
+	struct nvme_peer_reserve r;
+	struct np_q q;
+	int fd;
+
+	if (np_no_slow())
+		SKIP(return, "%s", np_no_slow());
+	np_rsv_init(&r, NVME_PEER_MODE_MEDIATED);
+	r.nsid = SLOW_NS;
+	r.data_buf.fd = self->buf;
+	r.data_buf.length = NP_DATA;
+	fd = np_rsv(&r);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, np_q_map(&q, fd, -1, 0));
+	ASSERT_EQ(0, np_slow_reads(&q));
+	usleep(20000);		/* forwarded */
+	ASSERT_EQ(0, np_write(NP_DBG_ACCEL "/evict", "1"));
+	EXPECT_EQ(1, np_read_num(NP_DBG_ACCEL "/evict_fences"));
+	usleep(1500000);
+	EXPECT_EQ(-1, np_not_poison(self->mem, NP_DATA));
+	np_q_close(&q);
+}
+
+/*
+ * An exporter that moves a buffer when an importer maps it: the queue's
+ * CQ is mapped, then mapping its data buffer moves the CQ's range.  The
+ * reserve fails with -EAGAIN and leaves nothing; without the migration it
+ * works.  Before: the move revoked and drained the queue inside the
+ * reserve, with the controller's lock held (a lockdep report).
+ */
+TEST_F(slow_accel, move_during_reserve_is_eagain)
+{
+	struct nvme_peer_reserve r;
+	int fd;
+
+	if (np_no_slow())
+		SKIP(return, "%s", np_no_slow());
+	np_rsv_init(&r, NVME_PEER_MODE_MEDIATED);
+	r.data_buf.fd = self->buf;
+	r.data_buf.length = NP_DATA;
+	r.cq = NVME_PEER_PLACE_DMABUF;
+	r.cq_buf.fd = self->buf;
+	r.cq_buf.offset = NP_DATA;
+	r.cq_buf.length = 4096;
+	ASSERT_EQ(0, np_write(NP_DBG_ACCEL "/migrate_on_map", "1"));
+	EXPECT_EQ(-EAGAIN, np_rsv(&r));
+	ASSERT_EQ(0, np_write(NP_DBG_ACCEL "/migrate_on_map", "0"));
+	fd = np_rsv(&r);
+	EXPECT_LE(0, fd);
+	if (fd >= 0)
+		close(fd);
+}
+
+TEST_HARNESS_MAIN
