@@ -53,8 +53,11 @@ static inline void vm_flags_clear(struct vm_area_struct *vma, vm_flags_t flags)
 
 /*
  * 6.9 split leases from locks: struct file_lease, its own allocator and
- * kernel_setlease(), whose vfs_setlease() would apply the caller's LSM
- * check; 6.1 has vfs_setlease() without one.
+ * kernel_setlease(), which applies no check; 6.1's vfs_setlease() ends in
+ * generic_setlease(), which requires the inode's owner or CAP_LEASE of
+ * current's credentials.  nvme-peer applies that rule itself when it binds
+ * (np_lease_may()) and sets and removes its leases with a kernel
+ * credential (np_kernel_cred()), so neither step depends on the kernel.
  */
 #if NP_SINCE(6, 9)
 #include <linux/filelock.h>
@@ -62,7 +65,7 @@ static inline void vm_flags_clear(struct vm_area_struct *vma, vm_flags_t flags)
 #define np_lease_ops		lease_manager_operations
 #define np_lease_alloc()	locks_alloc_lease()
 #define np_lease_free(fl)	locks_free_lease(fl)
-#define np_setlease(f, arg, fl, priv)	kernel_setlease(f, arg, fl, priv)
+#define np_kernel_setlease(f, arg, fl, priv)	kernel_setlease(f, arg, fl, priv)
 
 static inline void *np_lease_owner(struct file_lease *fl)
 {
@@ -85,7 +88,7 @@ static inline void np_lease_init(struct file_lease *fl, struct file *file,
 #define np_lease_ops		lock_manager_operations
 #define np_lease_alloc()	locks_alloc_lock()
 #define np_lease_free(fl)	locks_free_lock(fl)
-#define np_setlease(f, arg, fl, priv)	vfs_setlease(f, arg, fl, priv)
+#define np_kernel_setlease(f, arg, fl, priv)	vfs_setlease(f, arg, fl, priv)
 
 static inline void *np_lease_owner(struct file_lock *fl)
 {
@@ -103,6 +106,20 @@ static inline void np_lease_init(struct file_lock *fl, struct file *file,
 	fl->fl_pid = current->tgid;
 	fl->fl_file = file;
 }
+#endif
+
+/* 6.3 replaced a mount's user namespace by its idmap */
+#if NP_SINCE(6, 3)
+#define np_file_idmap(f)	file_mnt_idmap(f)
+#else
+#define np_file_idmap(f)	file_mnt_user_ns(f)
+#endif
+
+/* 6.2: prepare_kernel_cred() wants a task, NULL no longer means init's */
+#if NP_SINCE(6, 2)
+#define np_kernel_cred()	prepare_kernel_cred(&init_task)
+#else
+#define np_kernel_cred()	prepare_kernel_cred(NULL)
 #endif
 
 /* 6.2 added EXPORT_SYMBOL_IF_KUNIT() (<kunit/visibility.h>); ours for 6.1 */

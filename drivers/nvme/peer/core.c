@@ -341,7 +341,8 @@ static bool np_no_such_queue(int status)
  * controller going down) leaves the queue "maybe": only disabling the
  * controller settles it.
  *
- * A Create is sent only while the controller is live, and q->gen records
+ * A Create is sent only while the controller is live and the queue is not
+ * revoked (so a queue a fence found quiet stays so), and q->gen records
  * the run it was sent in.  If the controller was disabled while it was on
  * its way, it ran either before the disable (and died with that run) or,
  * after a complete reset, in the new run: the queue is then assumed to
@@ -354,10 +355,12 @@ static int np_admin_queue(struct nvme_peer_queue *q, struct nvme_command *c,
 	struct nvme_peer_ctrl *pctrl = q->pctrl;
 	int ret;
 
-	lockdep_assert_held(&pctrl->lock);
+	lockdep_assert_held(&q->hw_lock);
 	if (create) {
+		/* a revoked queue is never created: a fence saw it quiet */
 		spin_lock(&pctrl->state_lock);
-		ret = pctrl->live ? 0 : -EAGAIN;
+		ret = pctrl->live && (q->state == NP_Q_NEW ||
+				      q->state == NP_Q_ACTIVE) ? 0 : -EAGAIN;
 		if (!ret) {
 			*hw = true;
 			q->gen = pctrl->disable_gen;
@@ -385,7 +388,7 @@ static int np_admin_queue(struct nvme_peer_queue *q, struct nvme_command *c,
 	return np_admin_errno(ret);
 }
 
-static int np_create_hw(struct nvme_peer_queue *q)
+static int np_create_hw_locked(struct nvme_peer_queue *q)
 {
 	struct np_mem *sq = np_mediated(q) ? &q->hsq : &q->sq;
 	struct np_mem *cq = np_mediated(q) ? &q->hcq : &q->cq;
@@ -412,11 +415,29 @@ static int np_create_hw(struct nvme_peer_queue *q)
 	return np_admin_queue(q, &c, &q->hw_sq, true);
 }
 
-/* Delete the SQ, then the CQ: those that may exist. */
-static void np_delete_hw(struct nvme_peer_queue *q)
+static int np_create_hw(struct nvme_peer_queue *q)
+{
+	int ret;
+
+	mutex_lock(&q->hw_lock);
+	ret = np_create_hw_locked(q);
+	mutex_unlock(&q->hw_lock);
+	return ret;
+}
+
+/**
+ * np_delete_hw() - delete the SQ, then the CQ: those that may exist
+ * @q: the reservation
+ *
+ * Under @q->hw_lock, so that a fence and a release or recycle never cross
+ * each other's Create and Delete.  A Delete that fails leaves the queue
+ * "maybe there": only a disable settles it.
+ */
+void np_delete_hw(struct nvme_peer_queue *q)
 {
 	struct nvme_command c = { };
 
+	mutex_lock(&q->hw_lock);
 	c.delete_queue.qid = cpu_to_le16(q->qid);
 	if (q->hw_sq) {
 		c.delete_queue.opcode = nvme_admin_delete_sq;
@@ -426,6 +447,7 @@ static void np_delete_hw(struct nvme_peer_queue *q)
 		c.delete_queue.opcode = nvme_admin_delete_cq;
 		np_admin_queue(q, &c, &q->hw_cq, false);
 	}
+	mutex_unlock(&q->hw_lock);
 }
 
 /* Free what the controller and the peer could reach. */
@@ -632,6 +654,7 @@ static struct nvme_peer_queue *np_queue_new(struct nvme_peer_ctrl *pctrl,
 	if (!q)
 		return ERR_PTR(-ENOMEM);
 	kobject_init(&q->kobj, &np_queue_ktype);
+	mutex_init(&q->hw_lock);
 	q->pctrl = pctrl;
 	kref_get(&pctrl->ref);
 	q->owner = owner;
@@ -667,20 +690,47 @@ static int np_queue_take_qid(struct nvme_peer_queue *q, u16 want_qid)
 	return qid < 0 ? qid : 0;
 }
 
-/* The SQ, the CQ, the data buffer and what the mode needs besides. */
-static int np_queue_alloc_mem(struct nvme_peer_queue *q)
+/*
+ * The SQ, the CQ and the data buffer placed in dma-bufs, or (@dmabuf
+ * false) the others and what the mode needs besides.  Every dma-buf range
+ * is imported before the queue is on the controller's list: a move during
+ * the import of another range (an exporter that migrates on map) then
+ * revokes nothing and only marks the range moved, which the reserve checks
+ * once the queue is on the list.
+ */
+static int np_queue_alloc_mem(struct nvme_peer_queue *q, bool dmabuf)
 {
 	const struct nvme_peer_params *p = &q->params;
-	int ret;
+	const struct {
+		struct np_mem *m;
+		enum nvme_peer_placement where;
+		size_t size;
+	} r[] = {
+		{ &q->sq, p->sq, np_sq_bytes(p->depth) },
+		{ &q->cq, p->cq, np_cq_bytes(p->depth) },
+		{ &q->data, p->data, p->data_size },
+	};
+	int ret, i;
 
-	ret = np_mem_alloc(q, &q->sq, p->sq, np_sq_bytes(p->depth));
-	if (!ret)
-		ret = np_mem_alloc(q, &q->cq, p->cq, np_cq_bytes(p->depth));
-	if (!ret)
-		ret = np_mem_alloc(q, &q->data, p->data, p->data_size);
-	if (!ret)
-		ret = np_mediated(q) ? np_med_alloc(q) : np_doorbells_map(q);
-	return ret;
+	for (i = 0; i < ARRAY_SIZE(r); i++) {
+		bool in_dmabuf = r[i].where == NVME_PEER_PLACE_DMABUF;
+
+		if (in_dmabuf != dmabuf)
+			continue;
+		ret = np_mem_alloc(q, r[i].m, r[i].where, r[i].size);
+		if (ret)
+			return ret;
+	}
+	if (dmabuf)
+		return 0;
+	/* the caller's dma-buf pointers: the ranges hold their own */
+	q->params.sq_buf.dmabuf = NULL;
+	q->params.cq_buf.dmabuf = NULL;
+	q->params.data_buf.dmabuf = NULL;
+	for (i = 0; i < ARRAY_SIZE(r); i++)
+		if (np_dmabuf_moved(r[i].m))
+			return -EAGAIN;
+	return np_mediated(q) ? np_med_alloc(q) : np_doorbells_map(q);
 }
 
 /**
@@ -732,17 +782,19 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 	if (!ret && q->bind)
 		ret = np_bind_policy(q->bind, q->lba_shift, q->ns_size,
 				     &q->params.policy);
+	if (!ret)
+		ret = np_queue_alloc_mem(q, true);
 	if (ret)
-		goto out_put_queue;
+		goto out_free_mem;
 	ret = np_queue_take_qid(q, want_qid);
 	if (ret)
-		goto out_put_queue;
+		goto out_free_mem;
 
-	/* on the list: a layout break from now on revokes it */
+	/* on the list: a layout break or a move from now on revokes it */
 	if (q->bind)
 		ret = np_bind_attach(q->bind, q);
 	if (!ret)
-		ret = np_queue_alloc_mem(q);
+		ret = np_queue_alloc_mem(q, false);
 	if (!ret)
 		ret = np_create_hw(q);
 	if (ret)
@@ -765,6 +817,9 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 
 out_release:
 	np_revoke_locked(q, NP_EV_RELEASE, NVME_PEER_REASON_RELEASE);
+	goto out_put_queue;
+out_free_mem:
+	np_queue_free_mem(q);		/* not on the list: nothing reached it */
 out_put_queue:
 	kobject_put(&q->kobj);
 out_put_ns:
@@ -801,6 +856,7 @@ static struct nvme_peer_queue *np_find_qid(struct nvme_peer_ctrl *pctrl,
 int np_delete_qid(struct nvme_peer_ctrl *pctrl, u16 qid, enum np_owner owner)
 {
 	struct nvme_peer_queue *q;
+	struct np_bind *b;
 	bool owned;
 
 	mutex_lock(&pctrl->lock);
@@ -811,12 +867,14 @@ int np_delete_qid(struct nvme_peer_ctrl *pctrl, u16 qid, enum np_owner owner)
 	}
 	owned = q->owner == owner;
 	kobject_get(&q->kobj);
+	b = np_bind_get(q->bind);
 	np_revoke_locked(q, owned ? NP_EV_RELEASE : NP_EV_REVOKE,
 			 NVME_PEER_REASON_ADMIN);
 	mutex_unlock(&pctrl->lock);
 	if (owned)
 		kobject_put(&q->kobj);	/* the owner's reference */
 	kobject_put(&q->kobj);
+	np_bind_sync(b);
 	return 0;
 }
 
@@ -906,8 +964,8 @@ static void np_recycle(struct nvme_peer_queue *q)
 	if (!deleted)
 		goto out_revoke;
 	for (i = 0; i < ARRAY_SIZE(mems); i++)
-		if (mems[i]->vaddr)
-			memset(mems[i]->vaddr, 0, mems[i]->size);
+		if (np_mem_zero(mems[i]))
+			goto out_revoke;
 	if (!np_create_hw(q)) {
 		if (np_mediated(q))
 			np_med_start(q);
@@ -962,24 +1020,30 @@ struct nvme_peer_ctrl *np_ctrl_get_by_instance(u32 instance)
 	return pctrl;
 }
 
-/*
- * Revoke every queue of namespace @nsid (0: of every namespace), or only
- * @only if not NULL, that is not revoked yet, and stop its mediation,
- * calling owners without the spinlock held.  No pctrl->lock here: this
- * runs from the timeout handler while a reserve may wait for an admin
+/**
+ * np_revoke_unlocked() - revoke queues without pctrl->lock
+ * @pctrl: the controller
+ * @nsid: revoke the queues of this namespace (0: of every namespace)
+ * @only: or only this queue, if not NULL
+ * @reason: why
+ *
+ * Revokes every matching queue that is not revoked yet and stops its
+ * mediation, calling owners without the spinlock held.  No pctrl->lock:
+ * this runs from the timeout handler while a reserve may wait for an admin
  * command under it, before a deferred admin command that the reserve's own
- * commands queue behind, and from a dma-buf's move_notify.
+ * commands queue behind, and from a dma-buf's move_notify, which may come
+ * while the reserving thread holds pctrl->lock.  A queue not on the list
+ * yet is not revoked: its reserve checks for a move itself.
  */
-static void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl, u32 nsid,
-			       struct nvme_peer_queue *only,
-			       enum nvme_peer_reason reason)
+void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl, u32 nsid,
+			struct nvme_peer_queue *only,
+			enum nvme_peer_reason reason)
 {
 	struct nvme_peer_queue *q;
 	nvme_peer_revoke_fn revoke;
 	bool notify, found;
 	void *priv;
 
-	lockdep_assert_not_held(&pctrl->lock);
 	do {
 		found = false;
 		down_read(&pctrl->cb_sem);
@@ -1035,18 +1099,18 @@ static bool np_ns_fenced(struct nvme_peer_queue *q, u32 nsid, bool any)
 		return true;
 	if (q->state == NP_Q_NEW || q->state == NP_Q_ACTIVE)
 		return false;
-	return !np_mediated(q) || q->drained || np_hw_gone(q);
+	return q->fenced || np_hw_quiet(q);
 }
 
-/* An affected queue still in the way, with a reference, or NULL. */
-static struct nvme_peer_queue *np_ns_unfenced(struct nvme_peer_ctrl *pctrl,
-					      u32 nsid, bool any)
+/* A queue an admin command waits for, with a reference, or NULL. */
+static struct nvme_peer_queue *np_ns_next(struct nvme_peer_ctrl *pctrl)
 {
 	struct nvme_peer_queue *q;
 
 	spin_lock(&pctrl->state_lock);
 	list_for_each_entry(q, &pctrl->queues, node) {
-		if (!np_ns_fenced(q, nsid, any)) {
+		if (q->ns_fence) {
+			q->ns_fence = false;
 			kobject_get(&q->kobj);
 			spin_unlock(&pctrl->state_lock);
 			return q;
@@ -1057,128 +1121,22 @@ static struct nvme_peer_queue *np_ns_unfenced(struct nvme_peer_ctrl *pctrl,
 }
 
 /*
- * Stop mediating @q; true once the controller holds none of the commands
- * forwarded for it, or cannot run its queues any more.
- */
-static bool np_queue_drained(struct nvme_peer_queue *q)
-{
-	struct nvme_peer_ctrl *pctrl = q->pctrl;
-	bool idle;
-
-	np_med_stop(q);
-	idle = np_med_idle(q);
-	spin_lock(&pctrl->state_lock);
-	q->drained |= idle;
-	idle |= np_hw_gone(q);
-	spin_unlock(&pctrl->state_lock);
-	return idle;
-}
-
-/* Wait up to @budget jiffies until @q is drained; false if it is not. */
-static bool np_queue_drain(struct nvme_peer_queue *q, unsigned long budget)
-{
-	unsigned long end = jiffies + budget;
-
-	while (!np_queue_drained(q)) {
-		if (time_after(jiffies, end))
-			return false;
-		usleep_range(50, 100);
-	}
-	return true;
-}
-
-/**
- * np_fence_queue() - revoke a queue and wait until the controller is done
- * @q: the reservation; the caller holds a reference
- * @reason: why
- * @budget: jiffies to wait for the commands already forwarded
- *
- * Revokes @q (its owner is called back), stops its mediation and waits
- * until the controller has completed every command forwarded for it.  A
- * controller that takes longer than @budget gets a Delete I/O SQ, which
- * aborts what is left.  Takes no pctrl->lock unless the budget runs out.
- *
- * Return: true if the commands completed within @budget.
- */
-bool np_fence_queue(struct nvme_peer_queue *q, enum nvme_peer_reason reason,
-		    unsigned long budget)
-{
-	struct nvme_peer_ctrl *pctrl = q->pctrl;
-	bool live;
-
-	np_revoke_unlocked(pctrl, 0, q, reason);
-	if (np_queue_drain(q, budget))
-		return true;
-	mutex_lock(&pctrl->lock);
-	spin_lock(&pctrl->state_lock);
-	live = pctrl->live && !np_hw_gone(q);
-	spin_unlock(&pctrl->state_lock);
-	if (live)
-		np_delete_hw(q);	/* aborts what is left */
-	mutex_unlock(&pctrl->lock);
-	return false;
-}
-
-/**
- * np_queue_moved() - revoke a queue whose dma-buf the exporter moves
- * @q: the reservation
- *
- * Runs from move_notify, with the dma-buf's reservation lock held, which
- * reserve and release take under pctrl->lock: so no pctrl->lock and no
- * admin command here, as for a DOWN event.  Revokes @q (reason "moved",
- * the owner is told), stops its mediation and waits until the controller
- * has completed every command forwarded for it; a controller that sits
- * on one longer than the fence budget is reset.  A direct queue is
- * revoked but not drained: its peer writes the hardware SQ.
- */
-void np_queue_moved(struct nvme_peer_queue *q)
-{
-	struct nvme_peer_ctrl *pctrl = q->pctrl;
-
-	np_revoke_unlocked(pctrl, 0, q, NVME_PEER_REASON_MOVED);
-	if (np_queue_drain(q, NP_FENCE_BUDGET))
-		return;
-	dev_warn(&pctrl->info.pdev->dev,
-		 "nvme-peer: qid %u holds commands on a moved dma-buf: resetting the controller\n",
-		 q->qid);
-	np_ctrl_reset_wait(pctrl, false);
-}
-
-/*
- * Fence the queues of the namespace an admin command is about to change:
- * revoke them (reason "namespace"), stop their mediation and wait until the
- * controller has completed every command forwarded for them.  Takes no
- * pctrl->lock and sends no admin command: the command it fences for waits
- * ahead of those in the admin queue.  A controller that sits on a command
- * longer than the budget is reset, which destroys the queue.
+ * Fence the queues of the namespaces admin commands are about to change
+ * (each marked ns_fence by np_ctrl_admin_cmd()): np_fence() with reason
+ * "namespace", without admin commands: the command it fences for waits
+ * ahead of any in the admin queue.  A direct queue, and a mediated one
+ * whose commands take longer than the budget, are fenced by a reset.
  */
 static void np_fence_work(struct work_struct *work)
 {
 	struct nvme_peer_ctrl *pctrl = container_of(work, struct nvme_peer_ctrl,
 						    fence_work);
-	unsigned long budget = jiffies + NP_FENCE_BUDGET;
 	struct nvme_peer_queue *q;
-	bool any, idle;
-	u32 nsid;
 
-	spin_lock(&pctrl->state_lock);
-	nsid = pctrl->fence_nsid;
-	any = pctrl->fence_any;
-	spin_unlock(&pctrl->state_lock);
-	np_revoke_unlocked(pctrl, any ? 0 : nsid, NULL,
-			   NVME_PEER_REASON_NAMESPACE);
-	while ((q = np_ns_unfenced(pctrl, nsid, any))) {
-		idle = np_queue_drained(q);
+	while ((q = np_ns_next(pctrl))) {
+		np_fence(q, NVME_PEER_REASON_NAMESPACE, NP_FENCE_BUDGET,
+			 NP_FENCE_NO_ADMIN);
 		kobject_put(&q->kobj);
-		if (idle)
-			continue;
-		if (time_after(jiffies, budget)) {
-			dev_warn(pctrl->ctrl->device,
-				 "nvme-peer: a peer queue holds commands: resetting the controller\n");
-			nvme_reset_ctrl(pctrl->ctrl);
-			break;
-		}
-		usleep_range(200, 400);
 	}
 	kref_put(&pctrl->ref, np_ctrl_release);
 }
@@ -1208,11 +1166,11 @@ static bool np_ctrl_admin_cmd(struct nvme_ctrl *ctrl,
 		return true;
 	}
 	spin_lock(&pctrl->state_lock);
-	list_for_each_entry(q, &pctrl->queues, node)
-		fenced &= np_ns_fenced(q, nsid, any);
-	if (!fenced) {
-		pctrl->fence_nsid = nsid;
-		pctrl->fence_any = any;
+	list_for_each_entry(q, &pctrl->queues, node) {
+		if (np_ns_fenced(q, nsid, any))
+			continue;
+		fenced = false;
+		q->ns_fence = true;
 	}
 	spin_unlock(&pctrl->state_lock);
 	/* a pending work holds a reference: this put is never the last */
@@ -1357,61 +1315,6 @@ static void np_queue_free_ctrl_mem(struct nvme_peer_queue *q)
 			np_mem_free(q, mems[i]);
 }
 
-/*
- * The controller may still run @q's queues and will not tell us when it
- * stops: its memory can be neither freed nor reused.  Forget the memory
- * (leaked, on purpose) and drop the rest.
- */
-static void np_queue_abandon(struct nvme_peer_queue *q)
-{
-	struct np_mem *mems[] = { &q->sq, &q->cq, &q->data, &q->sdb, &q->hsq,
-				  &q->hcq, &q->prp };
-	int i;
-
-	dev_err(q->pctrl->ctrl->device,
-		"nvme-peer: qid %u was not deleted: leaking its memory\n",
-		q->qid);
-	np_med_stop(q);
-	for (i = 0; i < ARRAY_SIZE(mems); i++) {
-		np_dmabuf_release(mems[i]);	/* the exporter's, not ours */
-		memset(mems[i], 0, sizeof(*mems[i]));
-	}
-	q->db_mapped = false;
-	np_queue_destroy(q);
-}
-
-/**
- * np_ctrl_reset_wait() - reset a controller and wait for its disable
- * @pctrl: the controller
- * @live: wait until it is live again too
- *
- * Waits for the disable generation to move (and @live), 30 s at most,
- * instead of flushing the reset work: that work takes the shutdown lock,
- * under which a removal may be waiting for locks the caller holds.  Any
- * disable will do, the reset's or a removal's.
- *
- * Return: true if the controller was disabled (and is live again).
- */
-bool np_ctrl_reset_wait(struct nvme_peer_ctrl *pctrl, bool live)
-{
-	unsigned long timeout = jiffies + 30 * HZ;
-	unsigned int gen;
-	bool done;
-
-	spin_lock(&pctrl->state_lock);
-	gen = pctrl->disable_gen;
-	spin_unlock(&pctrl->state_lock);
-	if (nvme_reset_ctrl(pctrl->ctrl))
-		return false;
-	do {
-		msleep(20);
-		spin_lock(&pctrl->state_lock);
-		done = pctrl->disable_gen != gen && (!live || pctrl->live);
-		spin_unlock(&pctrl->state_lock);
-	} while (!done && time_before(jiffies, timeout));
-	return done;
-}
-
 /* Whether a hardware queue of @pctrl may still exist. */
 static bool np_ctrl_has_hw(struct nvme_peer_ctrl *pctrl)
 {
@@ -1437,7 +1340,7 @@ static void np_ctrl_forget(struct nvme_peer_ctrl *pctrl,
 			   enum nvme_peer_reason reason)
 {
 	struct nvme_peer_queue *q, *next;
-	bool sysfs_owned, gone;
+	bool sysfs_owned;
 
 	mutex_lock(&pctrl->forget_lock);
 	if (pctrl->forgotten) {
@@ -1470,16 +1373,12 @@ static void np_ctrl_forget(struct nvme_peer_ctrl *pctrl,
 			 "nvme-peer: resetting the controller to delete peer queues\n");
 		np_ctrl_reset_wait(pctrl, false);
 	}
+	/* the disable generation moved or every Delete completed: all gone */
 	list_for_each_entry_safe(q, next, &pctrl->queues, node) {
-		spin_lock(&pctrl->state_lock);
-		gone = np_hw_gone(q);
-		spin_unlock(&pctrl->state_lock);
-		if (q->state == NP_Q_RELEASED && gone)
+		if (q->state == NP_Q_RELEASED)
 			np_queue_destroy(q);
-		else if (gone)
-			np_queue_free_ctrl_mem(q);
 		else
-			np_queue_abandon(q);
+			np_queue_free_ctrl_mem(q);
 	}
 	mutex_unlock(&pctrl->lock);
 	flush_work(&pctrl->free_work);
@@ -1537,28 +1436,17 @@ static bool np_queue_uses(struct nvme_peer_queue *q, struct pci_dev *pdev)
 }
 
 /*
- * @pdev leaves: revoke @q, delete its hardware queues, and free or unmap
+ * @pdev leaves and @q, fenced, cannot reach it any more: free or unmap
  * what belongs to @pdev.  The owner keeps the rest until it releases @q.
  */
 static void np_peer_gone_queue(struct nvme_peer_queue *q, struct pci_dev *pdev)
 {
 	struct np_mem *mems[] = { &q->sq, &q->cq, &q->data, &q->sdb };
-	bool gone;
 	int i;
 
 	lockdep_assert_held(&q->pctrl->lock);
-	np_revoke_locked(q, NP_EV_REVOKE, NVME_PEER_REASON_PEER_REMOVED);
 	if (list_empty(&q->node))
-		return;			/* released and destroyed */
-	spin_lock(&q->pctrl->state_lock);
-	gone = np_hw_gone(q);
-	spin_unlock(&q->pctrl->state_lock);
-	if (!gone) {
-		dev_err(q->pctrl->ctrl->device,
-			"nvme-peer: qid %u may still run: %s memory stays mapped\n",
-			q->qid, pci_name(pdev));
-		return;
-	}
+		return;			/* released and destroyed meanwhile */
 	for (i = 0; i < ARRAY_SIZE(mems); i++) {
 		if (mems[i]->provider == pdev)
 			np_mem_free(q, mems[i]);
@@ -1567,21 +1455,41 @@ static void np_peer_gone_queue(struct nvme_peer_queue *q, struct pci_dev *pdev)
 	}
 	if (q->peer == pdev)
 		np_doorbells_unmap(q);
+	np_queue_reap(q);
 }
 
+/*
+ * Fence every queue that uses @pdev (reason "peer-removed": revoked, its
+ * hardware queue drained, deleted or reset away) without pctrl->lock, then
+ * free what belongs to @pdev under it.
+ */
 static void np_peer_gone(struct nvme_peer_ctrl *pctrl, struct pci_dev *pdev)
 {
-	struct nvme_peer_queue *q, *next;
+	struct nvme_peer_queue *q, **qs;
+	unsigned int n = 0, i;
 
 	mutex_lock(&pctrl->lock);
-	list_for_each_entry_safe(q, next, &pctrl->queues, node) {
-		if (!np_queue_uses(q, pdev))
-			continue;
-		kobject_get(&q->kobj);
-		np_peer_gone_queue(q, pdev);
-		kobject_put(&q->kobj);
+	list_for_each_entry(q, &pctrl->queues, node)
+		n += np_queue_uses(q, pdev);
+	qs = kcalloc(n, sizeof(*qs), GFP_KERNEL | __GFP_NOFAIL);
+	n = 0;
+	list_for_each_entry(q, &pctrl->queues, node) {
+		if (np_queue_uses(q, pdev)) {
+			kobject_get(&q->kobj);
+			qs[n++] = q;
+		}
 	}
 	mutex_unlock(&pctrl->lock);
+
+	for (i = 0; i < n; i++)
+		np_fence(qs[i], NVME_PEER_REASON_PEER_REMOVED, NP_FENCE_BUDGET, 0);
+	mutex_lock(&pctrl->lock);
+	for (i = 0; i < n; i++) {
+		np_peer_gone_queue(qs[i], pdev);
+		kobject_put(&qs[i]->kobj);
+	}
+	mutex_unlock(&pctrl->lock);
+	kfree(qs);
 }
 
 /*
@@ -1802,11 +1710,13 @@ EXPORT_SYMBOL_GPL(nvme_peer_revoked);
 void nvme_peer_release(struct nvme_peer_queue *q)
 {
 	struct nvme_peer_ctrl *pctrl = q->pctrl;
+	struct np_bind *b = np_bind_get(q->bind);
 
 	mutex_lock(&pctrl->lock);
 	np_revoke_locked(q, NP_EV_RELEASE, NVME_PEER_REASON_RELEASE);
 	mutex_unlock(&pctrl->lock);
 	kobject_put(&q->kobj);
+	np_bind_sync(b);
 }
 EXPORT_SYMBOL_GPL(nvme_peer_release);
 

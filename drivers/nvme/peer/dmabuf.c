@@ -7,12 +7,22 @@
  * revocation (reason "moved").  See "GPU memory through dma-buf" in
  * Documentation/nvme/peer-queues.rst.
  *
+ * A move is fenced the dma-buf way: move_notify() revokes the queue, stops
+ * its poller and, if the controller may still run the queue, publishes a
+ * fence in the buffer's reservation object (usage BOOKKEEP, which every
+ * exporter waits for before it moves or reuses the memory) and returns.  A
+ * work item runs np_fence() (drain, Delete SQ or a controller reset:
+ * fence.c), signals the fence, then unmaps.  Nothing slow runs under the
+ * exporter's reservation lock, and no DMA of the queue lands after the
+ * fence signals, in mediated and direct mode alike.
+ *
  * Who holds what: each imported region holds a reference on its dma-buf
  * (so the buffer outlives a close of its fd elsewhere) and one dynamic
  * attachment for the controller's device, mapped while the reservation is
  * active.  Nothing pins the buffer; nothing holds the exporter's device.
  */
 #include <linux/dma-buf.h>
+#include <linux/dma-fence.h>
 #include <linux/dma-resv.h>
 #include <linux/iosys-map.h>
 #include <linux/module.h>
@@ -44,6 +54,13 @@ struct np_dmabuf {
 	bool moved;
 	struct np_dmabuf_seg *segs;
 	unsigned int nr_segs;
+
+	/* a move's fence: published under @dmabuf->resv, signalled by @work */
+	struct work_struct work;
+	struct dma_fence *fence;	/* under @fence_lock */
+	spinlock_t fence_lock;
+	u64 fence_context;
+	u64 fence_seqno;
 };
 
 /* The range @m of @q is to be imported from. */
@@ -260,16 +277,160 @@ static int np_dmabuf_map(struct np_dmabuf *d)
 	return 0;
 }
 
+static const char *np_dmabuf_fence_driver(struct dma_fence *f)
+{
+	return "nvme-peer";
+}
+
+static const char *np_dmabuf_fence_timeline(struct dma_fence *f)
+{
+	return "move";
+}
+
+static const struct dma_fence_ops np_dmabuf_fence_ops = {
+	.get_driver_name = np_dmabuf_fence_driver,
+	.get_timeline_name = np_dmabuf_fence_timeline,
+};
+
+/*
+ * Publish a fence the exporter waits for (BOOKKEEP: evictions wait for
+ * every fence), one per move; a move while the last one's fence is still
+ * pending publishes that one again.  -ENOMEM when no room can be made.
+ */
+static int np_dmabuf_publish(struct np_dmabuf *d)
+{
+	struct dma_resv *resv = d->dmabuf->resv;
+	struct dma_fence *f;
+	int ret;
+
+	dma_resv_assert_held(resv);
+	ret = dma_resv_reserve_fences(resv, 1);
+	if (ret)
+		return ret;
+	spin_lock(&d->fence_lock);
+	f = dma_fence_get(d->fence);
+	spin_unlock(&d->fence_lock);
+	if (!f) {
+		f = kzalloc(sizeof(*f), GFP_KERNEL);
+		if (!f)
+			return -ENOMEM;
+		dma_fence_init(f, &np_dmabuf_fence_ops, &d->fence_lock,
+			       d->fence_context, ++d->fence_seqno);
+		spin_lock(&d->fence_lock);
+		d->fence = dma_fence_get(f);
+		spin_unlock(&d->fence_lock);
+		kobject_get(&d->q->kobj);	/* the work's */
+		if (!queue_work(np_wq, &d->work))
+			kobject_put(&d->q->kobj);	/* never the last */
+	}
+	dma_resv_add_fence(resv, f, DMA_RESV_USAGE_BOOKKEEP);
+	dma_fence_put(f);
+	return 0;
+}
+
+/* Signal the published fence, if any: the hardware holds nothing of it. */
+static void np_dmabuf_signal(struct np_dmabuf *d)
+{
+	struct dma_fence *f;
+
+	spin_lock(&d->fence_lock);
+	f = d->fence;
+	d->fence = NULL;
+	spin_unlock(&d->fence_lock);
+	if (f) {
+		dma_fence_signal(f);
+		dma_fence_put(f);
+	}
+}
+
+/*
+ * A move's fence: wait until the controller holds no command of the queue
+ * (np_fence(), which may reset the controller), signal, then unmap.  Takes
+ * the reservation lock only after signalling: the exporter may hold it
+ * while it waits for the fence.
+ */
+static void np_dmabuf_fence_work(struct work_struct *work)
+{
+	struct np_dmabuf *d = container_of(work, struct np_dmabuf, work);
+	struct nvme_peer_queue *q = d->q;
+	enum np_fence_how how;
+
+	how = np_fence(q, NVME_PEER_REASON_MOVED, NP_FENCE_BUDGET, 0);
+	dev_dbg(&q->pctrl->info.pdev->dev,
+		"nvme-peer: qid %u: dma-buf moved, queue %s\n", q->qid,
+		np_fence_how_name(how));
+	np_dmabuf_signal(d);
+	dma_resv_lock(d->dmabuf->resv, NULL);
+	np_dmabuf_unmap(d);
+	dma_resv_unlock(d->dmabuf->resv);
+	kobject_put(&q->kobj);
+}
+
+/*
+ * The exporter moves the buffer, holding its reservation lock: revoke the
+ * queue and stop its poller (quick), then either unmap at once (the
+ * controller cannot run the queue: never created, deleted, or the
+ * controller disabled) or publish a fence and leave the waiting to
+ * np_dmabuf_fence_work().  Only if no fence can be published (no memory)
+ * is the fence waited for here.
+ */
 static void np_dmabuf_move_notify(struct dma_buf_attachment *attach)
 {
 	struct np_dmabuf *d = attach->importer_priv;
+	struct nvme_peer_queue *q = d->q;
+	bool quiet;
 
 	dma_resv_assert_held(d->dmabuf->resv);
-	d->moved = true;
+	WRITE_ONCE(d->moved, true);
 	if (!d->sgt)
 		return;
-	np_queue_moved(d->q);
-	np_dmabuf_unmap(d);
+	np_revoke_unlocked(q->pctrl, 0, q, NVME_PEER_REASON_MOVED);
+	np_med_stop(q);
+	spin_lock(&q->pctrl->state_lock);
+	quiet = np_hw_quiet(q);
+	spin_unlock(&q->pctrl->state_lock);
+	if (!quiet && np_dmabuf_publish(d)) {
+		dev_warn(&q->pctrl->info.pdev->dev,
+			 "nvme-peer: qid %u: no memory for a move's fence: fencing under the exporter's lock\n",
+			 q->qid);
+		np_fence(q, NVME_PEER_REASON_MOVED, NP_FENCE_BUDGET, 0);
+		quiet = true;
+	}
+	if (quiet)
+		np_dmabuf_unmap(d);
+}
+
+/**
+ * np_dmabuf_moved() - whether the exporter moved a region's buffer
+ * @m: a region, placed in a dma-buf or not
+ *
+ * Return: true once move_notify() ran for @m's attachment.
+ */
+bool np_dmabuf_moved(const struct np_mem *m)
+{
+	return m->dmabuf && READ_ONCE(m->dmabuf->moved);
+}
+
+/**
+ * np_dmabuf_zero() - clear a region's memory for its next user (recycle)
+ * @m: a region placed in a dma-buf
+ *
+ * Under the reservation lock, so that a move cannot unmap it meanwhile.
+ *
+ * Return: 0, or -EAGAIN when the buffer was moved.
+ */
+int np_dmabuf_zero(struct np_mem *m)
+{
+	struct np_dmabuf *d = m->dmabuf;
+	int ret = 0;
+
+	dma_resv_lock(d->dmabuf->resv, NULL);
+	if (d->moved)
+		ret = -EAGAIN;
+	else if (m->vaddr)
+		memset(m->vaddr, 0, m->size);
+	dma_resv_unlock(d->dmabuf->resv);
+	return ret;
 }
 
 static const struct dma_buf_attach_ops np_dmabuf_attach_ops = {
@@ -309,6 +470,9 @@ int np_dmabuf_import(struct nvme_peer_queue *q, struct np_mem *m)
 	d->q = q;
 	d->m = m;
 	d->offset = r->offset;
+	INIT_WORK(&d->work, np_dmabuf_fence_work);
+	spin_lock_init(&d->fence_lock);
+	d->fence_context = dma_fence_context_alloc(1);
 	get_dma_buf(r->dmabuf);
 	d->dmabuf = r->dmabuf;
 	m->dmabuf = d;
@@ -345,8 +509,10 @@ out_release:
  * np_dmabuf_release() - unmap, detach and put what np_dmabuf_import() took
  * @m: the region; nothing if it holds no dma-buf
  *
- * After this no move_notify() of the attachment runs (dma_buf_detach()
- * removes it under the reservation lock).
+ * The caller guarantees the controller cannot reach @m any more.  After
+ * dma_buf_detach() (which removes the attachment under the reservation
+ * lock) no move_notify() runs, so no fence work is queued; one queued
+ * before is waited for (it finds the queue quiet and signals at once).
  */
 void np_dmabuf_release(struct np_mem *m)
 {
@@ -359,6 +525,7 @@ void np_dmabuf_release(struct np_mem *m)
 		np_dmabuf_unmap(d);
 		dma_resv_unlock(d->dmabuf->resv);
 		dma_buf_detach(d->dmabuf, d->attach);
+		flush_work(&d->work);
 	}
 	dma_buf_put(d->dmabuf);
 	kfree(d->segs);

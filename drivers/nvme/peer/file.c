@@ -9,17 +9,28 @@
  * before XFS changes the range's layout (truncate, fallocate, write(2),
  * reflink, dedupe) it breaks the lease and waits until it is given back.
  * nvme-peer fences the queue from a work item (->lm_break() runs under a
- * spinlock), then gives the lease back.  See "File-bound queues" in
+ * spinlock; np_fence() returns only when the controller holds no command
+ * of the queue), then gives the lease back.  See "File-bound queues" in
  * Documentation/nvme/peer-queues.rst.
+ *
+ * The lease is nvme-peer's own, as nfsd's layouts are: taken on a struct
+ * file nvme-peer opens itself (the caller's F_SETOWN and F_GETLEASE never
+ * see it), set and removed with a kernel credential, so giving it back
+ * cannot fail on a permission check, on 6.1 as on 6.12.  Whether the
+ * caller may hold a lease on the file at all (its owner, or CAP_LEASE) is
+ * checked here when it binds, the same on every kernel.  The binding is
+ * freed only after the lease is off the inode: ->lm_break() reads it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blkdev.h>
+#include <linux/cred.h>
 #include <linux/exportfs.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/iomap.h>
 #include <linux/kref.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 
 #include "nvme.h"
@@ -31,7 +42,8 @@
 /* A file range bound to a reservation; freed with its last reference. */
 struct np_bind {
 	struct kref ref;		/* the queue's, and a pending break's */
-	struct file *file;
+	struct file *file;		/* nvme-peer's own open of the file */
+	const struct cred *cred;	/* a kernel credential, for the lease */
 	u64 off, len;
 	u32 access;
 	u64 part_off;			/* partition start on the namespace, bytes */
@@ -44,8 +56,10 @@ struct np_bind {
 
 	struct mutex lease_lock;	/* the lease is given back once */
 	bool lease_held;
+	bool lease_stuck;		/* giving it back failed: never freed */
 	u64 fence_ns;			/* last break: broken -> given back */
 	struct work_struct break_work;
+	struct work_struct put_work;	/* the queue let go: np_bind_put() */
 
 	/* the written blocks of the range, in file order (immutable) */
 	struct nvme_peer_file_extent *map;
@@ -58,21 +72,39 @@ static void np_bind_free(struct kref *ref)
 {
 	struct np_bind *b = container_of(ref, struct np_bind, ref);
 
-	fput(b->file);
+	if (b->lease_stuck)
+		return;		/* ->lm_break() may still read it: leaked */
+	if (b->cred)
+		put_cred(b->cred);
+	if (b->file)
+		fput(b->file);
 	kvfree(b->map);
 	kvfree(b->daddr);
 	kvfree(b->lbas);
 	kfree(b);
 }
 
+/* Set or remove nvme-peer's lease with its kernel credential. */
+static int np_bind_setlease(struct np_bind *b, long arg, struct np_lease **fl)
+{
+	const struct cred *old = override_creds(b->cred);
+	void *owner = b;
+	int ret;
+
+	ret = np_kernel_setlease(b->file, arg, fl, fl ? NULL : &owner);
+	revert_creds(old);
+	return ret;
+}
+
 /*
  * Give the lease back (once): the breaking operation proceeds.  The state
  * says "returned" first: the breaker may return, and its caller look, as
- * soon as the lease is off the inode.
+ * soon as the lease is off the inode.  With a kernel credential on our own
+ * file this cannot fail; if it ever did, the binding is never freed.
  */
 static void np_bind_return_lease(struct np_bind *b)
 {
-	void *owner = b;
+	int ret;
 
 	mutex_lock(&b->lease_lock);
 	if (b->lease_held) {
@@ -82,7 +114,9 @@ static void np_bind_return_lease(struct np_bind *b)
 							    b->break_start));
 		b->lease = NVME_PEER_LEASE_RETURNED;
 		spin_unlock(&b->lock);
-		np_setlease(b->file, F_UNLCK, NULL, &owner);
+		ret = np_bind_setlease(b, F_UNLCK, NULL);
+		if (WARN_ON_ONCE(ret))
+			b->lease_stuck = true;
 		np_inject_lease_returned();
 		b->lease_held = false;
 	}
@@ -95,11 +129,12 @@ static void np_bind_return_lease(struct np_bind *b)
  */
 static void np_bind_written(struct np_bind *b)
 {
-	struct address_space *mapping = b->file->f_mapping;
+	struct address_space *mapping;
 	int ret;
 
 	if (!(b->access & NVME_PEER_ACCESS_WRITE) || !b->attached)
 		return;
+	mapping = b->file->f_mapping;
 	ret = invalidate_inode_pages2_range(mapping, b->off >> PAGE_SHIFT,
 					    (b->off + b->len - 1) >> PAGE_SHIFT);
 	if (ret)
@@ -117,21 +152,33 @@ static void np_bind_break_work(struct work_struct *work)
 {
 	struct np_bind *b = container_of(work, struct np_bind, break_work);
 	struct nvme_peer_queue *q = NULL;
+	enum np_fence_how how;
 
 	spin_lock(&b->lock);
 	if (b->q && kobject_get_unless_zero(&b->q->kobj))
 		q = b->q;
 	spin_unlock(&b->lock);
 	if (q) {
-		if (!np_fence_queue(q, NVME_PEER_REASON_LAYOUT,
-				    NP_LAYOUT_BUDGET))
-			pr_warn("%s: qid %u held commands at a layout break for over %u ms: deleted\n",
+		how = np_fence(q, NVME_PEER_REASON_LAYOUT, NP_LAYOUT_BUDGET, 0);
+		if (how == NP_FENCED_DELETED || how == NP_FENCED_RESET)
+			pr_warn("%s: qid %u held commands at a layout break for over %u ms: %s\n",
 				q->pctrl->name, q->qid,
-				jiffies_to_msecs(NP_LAYOUT_BUDGET));
+				jiffies_to_msecs(NP_LAYOUT_BUDGET),
+				np_fence_how_name(how));
 		np_bind_written(b);
 		kobject_put(&q->kobj);
 	}
 	np_bind_return_lease(b);
+	kref_put(&b->ref, np_bind_free);
+}
+
+/* np_bind_put()'s file-system work, away from the caller's locks. */
+static void np_bind_put_work(struct work_struct *work)
+{
+	struct np_bind *b = container_of(work, struct np_bind, put_work);
+
+	np_bind_return_lease(b);
+	np_bind_written(b);
 	kref_put(&b->ref, np_bind_free);
 }
 
@@ -163,11 +210,37 @@ static const struct np_lease_ops np_layout_lease_ops = {
 	.lm_change = np_lease_change,
 };
 
-static int np_bind_take_lease(struct np_bind *b)
+/*
+ * Who may hold a lease on @file: its owner, or a caller with CAP_LEASE (the
+ * rule of fcntl(F_SETLEASE)), checked with current's credentials.
+ */
+static bool np_lease_may(struct file *file)
 {
-	struct np_lease *fl = np_lease_alloc();
+	vfsuid_t owner = i_uid_into_vfsuid(np_file_idmap(file),
+					   file_inode(file));
+
+	return vfsuid_eq_kuid(owner, current_fsuid()) || capable(CAP_LEASE);
+}
+
+/* Open the caller's file again for nvme-peer, and take the lease on it. */
+static int np_bind_take_lease(struct np_bind *b, struct file *file)
+{
+	struct np_lease *fl;
+	struct file *own;
 	int ret;
 
+	if (!np_lease_may(file))
+		return -EACCES;
+	b->cred = np_kernel_cred();
+	if (!b->cred)
+		return -ENOMEM;
+	own = dentry_open(&file->f_path, O_LARGEFILE |
+			  (b->access & NVME_PEER_ACCESS_WRITE ? O_RDWR : O_RDONLY),
+			  file->f_cred);
+	if (IS_ERR(own))
+		return PTR_ERR(own);
+	b->file = own;
+	fl = np_lease_alloc();
 	if (!fl)
 		return -ENOMEM;
 	np_lease_init(fl, b->file, b);
@@ -175,7 +248,7 @@ static int np_bind_take_lease(struct np_bind *b)
 	/* held before it is on the inode: a break may come at once */
 	b->lease_held = true;
 	b->lease = NVME_PEER_LEASE_HELD;
-	ret = np_setlease(b->file, F_RDLCK, &fl, NULL);
+	ret = np_bind_setlease(b, F_RDLCK, &fl);
 	if (fl)			/* not used: an error, or it joined ours */
 		np_lease_free(fl);
 	if (ret) {
@@ -318,7 +391,8 @@ static int np_bind_check(const struct nvme_peer_params *p, struct file *file,
  *
  * Return: 0, or -EINVAL (not mediated, extents given, a bad access, an
  * unaligned range or one past EOF), -EISDIR, -EBADF (not open for the
- * access asked), -EXDEV (not on a block device), -EOPNOTSUPP (no
+ * access asked), -EACCES (the caller neither owns the file nor has
+ * CAP_LEASE), -EXDEV (not on a block device), -EOPNOTSUPP (no
  * ->map_blocks()), -ENXIO (a reflinked file), -ENODATA (no written block
  * in the range), -E2BIG (more than %NVME_PEER_MAX_EXTENTS pieces),
  * -EAGAIN (the layout changed while mapping), -ENOMEM.
@@ -337,7 +411,6 @@ int np_bind_file(const struct nvme_peer_params *p, struct np_bind **bp)
 	if (!b)
 		return -ENOMEM;
 	kref_init(&b->ref);
-	b->file = get_file(file);
 	b->off = p->file.off;
 	b->len = p->file.len;
 	b->access = p->file.access;
@@ -345,8 +418,9 @@ int np_bind_file(const struct nvme_peer_params *p, struct np_bind **bp)
 	spin_lock_init(&b->lock);
 	mutex_init(&b->lease_lock);
 	INIT_WORK(&b->break_work, np_bind_break_work);
+	INIT_WORK(&b->put_work, np_bind_put_work);
 
-	ret = np_bind_take_lease(b);
+	ret = np_bind_take_lease(b, file);
 	if (!ret)
 		ret = np_bind_map(b);
 	if (ret) {
@@ -429,8 +503,11 @@ int np_bind_attach(struct np_bind *b, struct nvme_peer_queue *q)
  * np_bind_put() - a reservation lets go of its binding
  * @b: the binding, or NULL
  *
- * Gives the lease back, drops the page cache of a range the peer may have
- * written, and drops the file once no layout break is pending.
+ * Detaches it from the queue at once; a work item then gives the lease
+ * back, drops the page cache of a range the peer may have written and
+ * drops the file once no layout break is pending.  The queue's last
+ * reference may go with pctrl->lock held, and a frozen file system must
+ * not block removal: none of that file-system work runs here.
  */
 void np_bind_put(struct np_bind *b)
 {
@@ -439,8 +516,36 @@ void np_bind_put(struct np_bind *b)
 	spin_lock(&b->lock);
 	b->q = NULL;
 	spin_unlock(&b->lock);
-	np_bind_return_lease(b);
-	np_bind_written(b);
+	queue_work(np_wq, &b->put_work);
+}
+
+/**
+ * np_bind_get() - hold a binding across the release of its queue
+ * @b: the binding, or NULL
+ *
+ * Return: @b, to hand to np_bind_sync().
+ */
+struct np_bind *np_bind_get(struct np_bind *b)
+{
+	if (b)
+		kref_get(&b->ref);
+	return b;
+}
+
+/**
+ * np_bind_sync() - wait for the work np_bind_put() deferred, then drop @b
+ * @b: from np_bind_get(), or NULL
+ *
+ * A release calls it without locks after dropping its reference to the
+ * queue: if that was the last one, the lease is back and the page cache
+ * of a peer-written range dropped when this returns; if not (the hardware
+ * queue still exists), they follow when the queue goes.
+ */
+void np_bind_sync(struct np_bind *b)
+{
+	if (!b)
+		return;
+	flush_work(&b->put_work);
 	kref_put(&b->ref, np_bind_free);
 }
 

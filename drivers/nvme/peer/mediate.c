@@ -349,11 +349,21 @@ int np_med_alloc(struct nvme_peer_queue *q)
  * np_med_free() - free what np_med_alloc() set up
  * @q: the reservation; the thread no longer serves it (np_med_stop())
  *	and its hardware queues are gone
+ *
+ * @q->med goes first, under np_med_lock: a fence that reads the hardware
+ * CQ through it (np_med_idle()) with only a reference to @q then sees no
+ * mediation (nothing in flight: the hardware queues are gone) instead of
+ * freed memory.
  */
 void np_med_free(struct nvme_peer_queue *q)
 {
-	struct np_med *m = q->med;
+	struct np_med *m;
 
+	mutex_lock(&np_med_lock);
+	m = q->med;
+	WARN_ON_ONCE(m && m->poller);
+	q->med = NULL;
+	mutex_unlock(&np_med_lock);
 	np_mem_free(q, &q->sdb);
 	np_mem_free(q, &q->prp);
 	np_mem_free(q, &q->hcq);
@@ -365,7 +375,6 @@ void np_med_free(struct nvme_peer_queue *q)
 	kfree(m->windows);
 	kvfree(m->extents);
 	kfree(m);
-	q->med = NULL;
 }
 
 /* ---- the pollers -------------------------------------------------------- */
@@ -752,12 +761,11 @@ void np_med_start(struct nvme_peer_queue *q)
  */
 void np_med_stop(struct nvme_peer_queue *q)
 {
-	struct np_med *m = q->med;
+	struct np_med *m;
 
-	if (!m)
-		return;
 	mutex_lock(&np_med_lock);
-	if (m->poller)
+	m = q->med;
+	if (m && m->poller)
 		np_med_detach(m);
 	mutex_unlock(&np_med_lock);
 }
@@ -774,13 +782,12 @@ void np_med_stop(struct nvme_peer_queue *q)
  */
 bool np_med_idle(struct nvme_peer_queue *q)
 {
-	struct np_med *m = q->med;
+	struct np_med *m;
 	bool idle;
 
-	if (!m)
-		return true;
 	mutex_lock(&np_med_lock);
-	idle = !m->mp.hcq || np_mp_idle(&m->mp);
+	m = q->med;
+	idle = !m || !m->mp.hcq || np_mp_idle(&m->mp);
 	mutex_unlock(&np_med_lock);
 	return idle;
 }

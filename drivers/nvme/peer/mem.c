@@ -184,6 +184,21 @@ void np_mem_free(struct nvme_peer_queue *q, struct np_mem *m)
 }
 
 /**
+ * np_mem_zero() - clear memory for the next user of a reservation
+ * @m: the memory, set up or not
+ *
+ * Return: 0, or -EAGAIN for a dma-buf range the exporter moved.
+ */
+int np_mem_zero(struct np_mem *m)
+{
+	if (m->dmabuf)
+		return np_dmabuf_zero(m);
+	if (m->vaddr)
+		memset(m->vaddr, 0, m->size);
+	return 0;
+}
+
+/**
  * np_mem_ctrl_addr() - the controller's address of an offset into @m
  * @m: mapped memory
  * @off: below @m->size

@@ -23,7 +23,7 @@
 /* host buffers are one physically contiguous allocation: the buddy limit */
 #define NP_MAX_HOST_DATA_SIZE	(PAGE_SIZE << MAX_PAGE_ORDER)
 #define NP_QID_BITS		65536
-/* how long a fence waits for forwarded commands before a reset */
+/* how long a fence waits for a mediated queue's forwarded commands */
 #define NP_FENCE_BUDGET		(5 * HZ)
 
 /* Life of a reservation; see np_qstate_next(). */
@@ -122,10 +122,8 @@ struct nvme_peer_ctrl {
 	unsigned long *qids;		/* held qids, by absolute qid */
 	struct list_head queues;
 	struct work_struct free_work;
-	/* fences queues before an admin command changes a namespace */
+	/* fences the queues marked ns_fence (an admin command waits) */
 	struct work_struct fence_work;
-	u32 fence_nsid;			/* under state_lock */
-	bool fence_any;			/* every namespace */
 
 	struct kobject *kobj;		/* /sys/class/nvme/nvmeX/peer */
 	struct rcu_head rcu;
@@ -156,13 +154,16 @@ struct nvme_peer_queue {
 	enum nvme_peer_reason reason;
 	/*
 	 * The hardware CQ/SQ may exist: set before Create, cleared when the
-	 * controller refused Create or completed Delete.
+	 * controller refused Create or completed Delete.  Create and Delete
+	 * are sent under @hw_lock (fence.c).
 	 */
 	bool hw_cq;
 	bool hw_sq;
 	unsigned int gen;		/* pctrl->disable_gen when created */
-	bool drained;			/* no forwarded command left (fence) */
+	bool fenced;			/* a fence proved the hardware quiet */
+	bool ns_fence;			/* an admin command waits for its fence */
 	bool sysfs_added;
+	struct mutex hw_lock;		/* Create and Delete of this queue */
 
 	/* mediated mode: sq and cq are the shadow queues */
 	struct np_mem sq, cq, data;
@@ -238,12 +239,30 @@ struct nvme_peer_ctrl *np_ctrl_get_by_instance(u32 instance);
 struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
 				  nvme_peer_revoke_fn revoke, void *priv);
 void np_detach(struct nvme_peer_queue *q);
-bool np_ctrl_reset_wait(struct nvme_peer_ctrl *pctrl, bool live);
 void np_queue_snapshot(struct nvme_peer_queue *q, enum np_qstate *state,
 		       enum nvme_peer_reason *reason);
-bool np_fence_queue(struct nvme_peer_queue *q, enum nvme_peer_reason reason,
-		    unsigned long budget);
+void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl, u32 nsid,
+			struct nvme_peer_queue *only,
+			enum nvme_peer_reason reason);
+void np_delete_hw(struct nvme_peer_queue *q);
 extern struct workqueue_struct *np_wq;
+
+/* fence.c: the one fence every revocation cause waits on */
+enum np_fence_how {
+	NP_FENCED_GONE,		/* the hardware queue was gone already */
+	NP_FENCED_DRAINED,	/* mediated: every forwarded command completed */
+	NP_FENCED_DELETED,	/* Delete I/O SQ completed */
+	NP_FENCED_RESET,	/* the controller was disabled */
+};
+
+#define NP_FENCE_NO_ADMIN	BIT(0)	/* the admin queue is held: no Delete */
+
+enum np_fence_how np_fence(struct nvme_peer_queue *q,
+			   enum nvme_peer_reason reason, unsigned long budget,
+			   unsigned int flags);
+const char *np_fence_how_name(enum np_fence_how how);
+bool np_hw_quiet(struct nvme_peer_queue *q);
+void np_ctrl_reset_wait(struct nvme_peer_ctrl *pctrl, bool live);
 
 /* file.c: file-bound reservations, layout leases */
 struct nvme_ns;
@@ -253,6 +272,8 @@ int np_bind_policy(struct np_bind *b, u32 lba_shift, u64 ns_size,
 		   struct nvme_peer_policy *pol);
 int np_bind_attach(struct np_bind *b, struct nvme_peer_queue *q);
 void np_bind_put(struct np_bind *b);
+struct np_bind *np_bind_get(struct np_bind *b);
+void np_bind_sync(struct np_bind *b);
 void np_bind_describe(struct np_bind *b, struct np_bind_desc *d);
 extern const struct attribute_group np_bind_attr_group;
 
@@ -260,6 +281,7 @@ extern const struct attribute_group np_bind_attr_group;
 int np_mem_alloc(struct nvme_peer_queue *q, struct np_mem *m,
 		 enum nvme_peer_placement where, size_t size);
 void np_mem_free(struct nvme_peer_queue *q, struct np_mem *m);
+int np_mem_zero(struct np_mem *m);
 void np_mem_unmap_peer(struct nvme_peer_queue *q, struct np_mem *m);
 void np_db_region(const struct nvme_pci_peer_info *info, u16 qid,
 		  struct np_db_region *r);
@@ -274,8 +296,8 @@ int np_dmabuf_import(struct nvme_peer_queue *q, struct np_mem *m);
 void np_dmabuf_release(struct np_mem *m);
 dma_addr_t np_dmabuf_ctrl_addr(const struct np_dmabuf *d, u64 off);
 
-/* core.c, for dmabuf.c: revoke @q for a move and wait for its commands */
-void np_queue_moved(struct nvme_peer_queue *q);
+bool np_dmabuf_moved(const struct np_mem *m);
+int np_dmabuf_zero(struct np_mem *m);
 
 /* mediate.c: mediated mode, the poller */
 int np_med_alloc(struct nvme_peer_queue *q);
@@ -292,6 +314,7 @@ void np_med_exit(void);
 int np_sysfs_ctrl_add(struct nvme_peer_ctrl *pctrl);
 void np_sysfs_ctrl_del(struct nvme_peer_ctrl *pctrl);
 int np_sysfs_queue_add(struct nvme_peer_queue *q);
+const char *np_reason_name(enum nvme_peer_reason reason);
 extern const struct attribute_group *np_queue_groups[];
 
 /* inject.c: fault injection for tests */

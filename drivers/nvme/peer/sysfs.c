@@ -88,7 +88,7 @@ static const char *np_qstate_name(enum np_qstate state)
 	return state < ARRAY_SIZE(names) ? names[state] : "?";
 }
 
-static const char *np_reason_name(enum nvme_peer_reason reason)
+const char *np_reason_name(enum nvme_peer_reason reason)
 {
 	static const char * const names[] = {
 		[NVME_PEER_REASON_NONE] = "none",
