@@ -1102,6 +1102,26 @@ static bool np_ns_fenced(struct nvme_peer_queue *q, u32 nsid, bool any)
 	return q->fenced || np_hw_quiet(q);
 }
 
+/*
+ * Mark every queue in the way of a change of @nsid (@any: of all) for the
+ * fence work; true when none is.  Marks add up: two commands for two
+ * namespaces have both namespaces' queues fenced.
+ */
+static bool np_ns_mark(struct nvme_peer_ctrl *pctrl, u32 nsid, bool any)
+{
+	struct nvme_peer_queue *q;
+	bool fenced = true;
+
+	lockdep_assert_held(&pctrl->state_lock);
+	list_for_each_entry(q, &pctrl->queues, node) {
+		if (np_ns_fenced(q, nsid, any))
+			continue;
+		fenced = false;
+		q->ns_fence = true;
+	}
+	return fenced;
+}
+
 /* A queue an admin command waits for, with a reference, or NULL. */
 static struct nvme_peer_queue *np_ns_next(struct nvme_peer_ctrl *pctrl)
 {
@@ -1153,8 +1173,7 @@ static bool np_ctrl_admin_cmd(struct nvme_ctrl *ctrl,
 			      const struct nvme_command *c)
 {
 	struct nvme_peer_ctrl *pctrl;
-	struct nvme_peer_queue *q;
-	bool any, fenced = true;
+	bool any, fenced;
 	u32 nsid;
 
 	if (!np_admin_cmd_ns(c, &nsid, &any))
@@ -1166,12 +1185,7 @@ static bool np_ctrl_admin_cmd(struct nvme_ctrl *ctrl,
 		return true;
 	}
 	spin_lock(&pctrl->state_lock);
-	list_for_each_entry(q, &pctrl->queues, node) {
-		if (np_ns_fenced(q, nsid, any))
-			continue;
-		fenced = false;
-		q->ns_fence = true;
-	}
+	fenced = np_ns_mark(pctrl, nsid, any);
 	spin_unlock(&pctrl->state_lock);
 	/* a pending work holds a reference: this put is never the last */
 	if (!fenced && kref_get_unless_zero(&pctrl->ref) &&

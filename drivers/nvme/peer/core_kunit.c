@@ -272,12 +272,62 @@ static void np_test_qid_alloc(struct kunit *test)
 	bitmap_free(map);
 }
 
+/*
+ * Two admin commands for two namespaces, each waiting for its fence: both
+ * namespaces' queues are marked for the fence work, a queue of a third is
+ * not, and a revoked queue the fence proved quiet is out of the way.
+ */
+static void np_test_ns_marks(struct kunit *test)
+{
+	struct nvme_peer_ctrl *pctrl = kunit_kzalloc(test, sizeof(*pctrl),
+						     GFP_KERNEL);
+	struct nvme_peer_queue *q = kunit_kcalloc(test, 4, sizeof(*q),
+						  GFP_KERNEL);
+	const u32 nsids[] = { 1, 2, 3, 1 };
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, pctrl);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	spin_lock_init(&pctrl->state_lock);
+	INIT_LIST_HEAD(&pctrl->queues);
+	for (i = 0; i < 4; i++) {
+		q[i].pctrl = pctrl;
+		q[i].params.nsid = nsids[i];
+		q[i].state = NP_Q_ACTIVE;
+		q[i].hw_sq = true;
+		list_add_tail(&q[i].node, &pctrl->queues);
+	}
+	q[3].state = NP_Q_REVOKED;
+	q[3].fenced = true;
+
+	spin_lock(&pctrl->state_lock);
+	KUNIT_EXPECT_FALSE(test, np_ns_mark(pctrl, 1, false));
+	KUNIT_EXPECT_FALSE(test, np_ns_mark(pctrl, 2, false));
+	spin_unlock(&pctrl->state_lock);
+	KUNIT_EXPECT_TRUE(test, q[0].ns_fence);
+	KUNIT_EXPECT_TRUE(test, q[1].ns_fence);
+	KUNIT_EXPECT_FALSE(test, q[2].ns_fence);
+	KUNIT_EXPECT_FALSE(test, q[3].ns_fence);
+
+	/* fenced: revoked and proved quiet, or the hardware queue gone */
+	q[0].state = NP_Q_REVOKED;
+	q[0].fenced = true;
+	q[1].state = NP_Q_REVOKED;
+	q[1].hw_sq = false;
+	spin_lock(&pctrl->state_lock);
+	KUNIT_EXPECT_TRUE(test, np_ns_mark(pctrl, 1, false));
+	KUNIT_EXPECT_TRUE(test, np_ns_mark(pctrl, 2, false));
+	KUNIT_EXPECT_FALSE(test, np_ns_mark(pctrl, 0, true));	/* q[2] */
+	spin_unlock(&pctrl->state_lock);
+}
+
 static struct kunit_case nvme_peer_core_cases[] = {
 	KUNIT_CASE_PARAM(np_test_transition, np_trans_gen_params),
 	KUNIT_CASE(np_test_notify_once),
 	KUNIT_CASE(np_test_revoke_during_create),
 	KUNIT_CASE_PARAM(np_test_validate, np_validate_gen_params),
 	KUNIT_CASE(np_test_qid_alloc),
+	KUNIT_CASE(np_test_ns_marks),
 	{}
 };
 
