@@ -113,6 +113,7 @@ typedef void (*nvme_peer_revoke_fn)(struct nvme_peer_queue *q,
  * when the file system is about to change the range's layout the
  * reservation is revoked (%NVME_PEER_REASON_LAYOUT) first.  Holes and
  * unwritten extents are not readable; writes go to written blocks only.
+ * The calling task must own the file or hold CAP_LEASE.
  */
 struct nvme_peer_file {
 	struct file *file;

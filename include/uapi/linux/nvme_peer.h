@@ -184,7 +184,9 @@ struct nvme_peer_dmabuf_region {
  * @opcodes, @max_nlb and @nr_extents must be 0 in direct mode.  A file
  * binding holds a layout lease on the file: a change of the file's layout
  * (truncate, fallocate, write(2), reflink, ...) revokes the reservation
- * with NVME_PEER_REASON_LAYOUT before it proceeds.
+ * with NVME_PEER_REASON_LAYOUT before it proceeds.  The caller must own the
+ * file or hold CAP_LEASE (else -EACCES); the lease is the kernel's own and
+ * never shows on the caller's open file.
  */
 struct nvme_peer_reserve {
 	__u32 size;
