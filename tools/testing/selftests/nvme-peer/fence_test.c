@@ -9,6 +9,7 @@
  * mode, even when the Delete I/O SQ the fence sends fails.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -117,6 +118,57 @@ TEST(layout_fence_outwaits_a_failed_delete)
 	np_write(NP_INJECT "/fail_delete", "0");
 	np_unmap_all(&m);
 	close(fd);
+	close(file);
+	free(ext);
+}
+
+static void *np_truncate_thread(void *arg)
+{
+	return (void *)(long)ftruncate(*(int *)arg, 0);
+}
+
+/*
+ * The owner releases the queue while a layout break's fence waits for its
+ * Writes: the release deletes the queue and frees its mediation state
+ * under the fence, which reads the hardware CQ through it.  The fence
+ * sees the state gone (nothing in flight) and the truncate returns.
+ * Before, the fence read the freed state (KASAN use-after-free).
+ */
+TEST(release_during_a_layout_fence)
+{
+	struct nvme_peer_file_extent *ext;
+	int fd, file, i, n;
+	struct np_map m;
+	struct npq_sqe e;
+	pthread_t t;
+	void *ret;
+
+	if (np_no_slow())
+		SKIP(return, "%s", np_no_slow());
+	ASSERT_EQ(NULL, np_fs_on(SLOW_NS, SLOW_MNT));
+	file = np_mkfile_at(SLOW_MNT, "release", MIB, 62);
+	ASSERT_LE(0, file);
+	fd = np_open();
+	ASSERT_EQ(0, np_bind(fd, file, SLOW_NS, 0, MIB,
+			     NVME_PEER_ACCESS_READ | NVME_PEER_ACCESS_WRITE,
+			     NVME_PEER_MODE_MEDIATED));
+	ASSERT_EQ(0, np_map_all(fd, &m, 1));
+	n = np_file_map(fd, &ext);
+	ASSERT_LT(0, n);
+	ASSERT_LE(20 * 16, ext[0].nlb);
+	for (i = 0; i < 20; i++) {
+		npq_sqe_rw(&e, NPQ_OPC_WRITE, SLOW_NS, ext[0].slba + 16 * i, 16,
+			   m.info.data_ctrl_addr, m.info.data_ctrl_addr + 4096);
+		ASSERT_LE(0, npq_enqueue(&m.q, &e));
+	}
+	npq_ring_sq(&m.q);
+	usleep(100000);
+	ASSERT_EQ(0, pthread_create(&t, NULL, np_truncate_thread, &file));
+	usleep(300000);		/* the fence drains: 1 s of Writes left */
+	np_unmap_all(&m);
+	close(fd);		/* release under the fence */
+	ASSERT_EQ(0, pthread_join(t, &ret));
+	EXPECT_EQ(0, (long)ret);
 	close(file);
 	free(ext);
 }
