@@ -113,6 +113,8 @@ typedef void (*nvme_peer_revoke_fn)(struct nvme_peer_queue *q,
  * when the file system is about to change the range's layout the
  * reservation is revoked (%NVME_PEER_REASON_LAYOUT) first.  Holes and
  * unwritten extents are not readable; writes go to written blocks only.
+ * Without %NVME_PEER_ACCESS_WRITE the policy's opcodes must be readers
+ * (%NVME_PEER_OPS_READER: Read, Flush; 0 is Read), -EACCES otherwise.
  */
 struct nvme_peer_file {
 	struct file *file;

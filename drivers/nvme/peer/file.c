@@ -273,7 +273,26 @@ static int np_bind_map(struct np_bind *b)
 	return b->nr_map ? 0 : -ENODATA;
 }
 
-/* What a binding asks for that no file can give: -EINVAL, -EBADF... */
+/**
+ * np_bind_reader_ops() - whether a read binding's policy may allow @opcodes
+ * @opcodes: the policy's NVME_PEER_OPS_* bits; 0 is the default, Read only
+ *
+ * An allow-list, %NVME_PEER_OPS_READER (Read, Flush): no other opcode, one
+ * the guard knows today (Write, Write Zeroes, DSM) or not, is forwarded
+ * for a binding whose file access does not include writing.
+ *
+ * Return: true if every bit of @opcodes is a reader's.
+ */
+static bool np_bind_reader_ops(u32 opcodes)
+{
+	return !(opcodes & ~NVME_PEER_OPS_READER);
+}
+
+/*
+ * What a binding asks for that no file can give: -EINVAL, -EACCES (a
+ * writer's opcode for a read binding), -EBADF...  Every door (ioctl,
+ * sysfs, in-kernel) comes through here.
+ */
 static int np_bind_check(const struct nvme_peer_params *p, struct file *file,
 			 u64 *part_off)
 {
@@ -285,6 +304,9 @@ static int np_bind_check(const struct nvme_peer_params *p, struct file *file,
 	    (pf->access != NVME_PEER_ACCESS_READ &&
 	     pf->access != (NVME_PEER_ACCESS_READ | NVME_PEER_ACCESS_WRITE)))
 		return -EINVAL;
+	if (!(pf->access & NVME_PEER_ACCESS_WRITE) &&
+	    !np_bind_reader_ops(p->policy.opcodes))
+		return -EACCES;
 	if (S_ISDIR(inode->i_mode))
 		return -EISDIR;
 	if (!S_ISREG(inode->i_mode))
@@ -316,12 +338,18 @@ static int np_bind_check(const struct nvme_peer_params *p, struct file *file,
  * Runs before the reservation takes the controller's lock: mapping writes
  * back dirty pages of the file.
  *
+ * A read binding (@p->file.access without %NVME_PEER_ACCESS_WRITE) gets a
+ * policy of readers only: opcodes outside %NVME_PEER_OPS_READER are
+ * refused here, before anything is leased or mapped; no opcodes means
+ * Read, the default of every policy.
+ *
  * Return: 0, or -EINVAL (not mediated, extents given, a bad access, an
  * unaligned range or one past EOF), -EISDIR, -EBADF (not open for the
  * access asked), -EXDEV (not on a block device), -EOPNOTSUPP (no
  * ->map_blocks()), -ENXIO (a reflinked file), -ENODATA (no written block
  * in the range), -E2BIG (more than %NVME_PEER_MAX_EXTENTS pieces),
- * -EAGAIN (the layout changed while mapping), -ENOMEM.
+ * -EAGAIN (the layout changed while mapping), -ENOMEM; -EACCES (a read
+ * binding whose policy allows an opcode outside %NVME_PEER_OPS_READER).
  */
 int np_bind_file(const struct nvme_peer_params *p, struct np_bind **bp)
 {

@@ -96,10 +96,30 @@ static void np_test_bind_policy(struct kunit *test)
 	np_test_bind_free_map(b);
 }
 
+/*
+ * The readers a read binding may use: Read and Flush (the default, 0, is
+ * Read); every other opcode bit, known to the guard or not, is a writer.
+ */
+static void np_test_bind_reader_ops(struct kunit *test)
+{
+	u32 bit;
+
+	KUNIT_EXPECT_TRUE(test, np_bind_reader_ops(0));
+	KUNIT_EXPECT_TRUE(test, np_bind_reader_ops(NVME_PEER_OPS_READ |
+						   NVME_PEER_OPS_FLUSH));
+	for (bit = 0; bit < 32; bit++)
+		KUNIT_EXPECT_EQ_MSG(test, (int)np_bind_reader_ops(BIT(bit)),
+				    BIT(bit) == NVME_PEER_OPS_READ ||
+				    BIT(bit) == NVME_PEER_OPS_FLUSH,
+				    "opcode bit %u", bit);
+	KUNIT_EXPECT_FALSE(test, np_bind_reader_ops(NVME_PEER_OPS_ALL));
+}
+
 static struct kunit_case nvme_peer_file_cases[] = {
 	KUNIT_CASE(np_test_bind_add_merges),
 	KUNIT_CASE(np_test_bind_add_grows_and_stops),
 	KUNIT_CASE(np_test_bind_policy),
+	KUNIT_CASE(np_test_bind_reader_ops),
 	{}
 };
 

@@ -530,6 +530,123 @@ TEST(refusals_bind_nothing)
 	close(file);
 }
 
+/* Read [0, @len) of MNT/@name from the media (O_DIRECT) into @buf. */
+static int np_read_media(const char *name, void *buf, size_t len)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), MNT "/%s", name);
+	fd = open(path, O_RDONLY | O_DIRECT);
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, buf, len, 0);
+	close(fd);
+	return n == (ssize_t)len ? 0 : -EIO;
+}
+
+/*
+ * A read binding forwards no command that changes the media: a policy
+ * asking for any opcode but the readers (Read, Flush) is refused with
+ * EACCES when the queue is reserved, through each door (the ioctl, sysfs,
+ * the in-kernel API); without opcodes it gets Read alone.  The file is
+ * root's and 0444, as in the review (issue 20, item 1).
+ */
+TEST(read_binding_refuses_writers)
+{
+	static const __u32 writers[] = {
+		NVME_PEER_OPS_WRITE,
+		NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE,
+		NVME_PEER_OPS_WRITE_ZEROES,
+		NVME_PEER_OPS_DSM,
+		NVME_PEER_OPS_READ | NVME_PEER_OPS_FLUSH | NVME_PEER_OPS_DSM,
+		1U << 0x05,		/* not a reader: an unknown opcode */
+	};
+	char *before = np_aligned(4096), *after = np_aligned(4096);
+	int fd, ro, qid, free_before, i;
+	char path[64], buf[4096];
+	struct nvme_peer_info info;
+	__u64 slba, nlb;
+	struct np_map m;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	ASSERT_NE(NULL, before);
+	ASSERT_NE(NULL, after);
+	ro = np_mkfile("ro", MIB, 61);
+	ASSERT_LE(0, ro);
+	close(ro);
+	ASSERT_EQ(0, chmod(MNT "/ro", 0444));
+	ro = open(MNT "/ro", O_RDONLY);
+	ASSERT_LE(0, ro);
+	ASSERT_EQ(0, np_read_media("ro", before, 4096));
+	free_before = np_peer_num("free");
+	qid = np_peer_num("first_qid") + 6;
+
+	fd = np_open();
+	ASSERT_LE(0, fd);
+	for (i = 0; i < (int)ARRAY_SIZE(writers); i++) {
+		EXPECT_EQ(-EACCES, np_bind_ops(fd, ro, FS_NS, 0, MIB,
+					       NVME_PEER_ACCESS_READ,
+					       NVME_PEER_MODE_MEDIATED,
+					       writers[i]))
+			TH_LOG("ioctl, opcodes %#x", writers[i]);
+	}
+	/* the review's request */
+	EXPECT_EQ(-EACCES, np_peer_write("create",
+					 "nsid=%d file=" MNT "/ro off=0 len=%d %s qid=%d",
+					 FS_NS, MIB,
+					 "access=read ops=read,write uid=1000",
+					 qid));
+	EXPECT_EQ(-EACCES, np_peer_write("create",
+					 "nsid=%d file=" MNT "/ro len=%d ops=read,dsm qid=%d",
+					 FS_NS, MIB, qid));
+	/* np-client opens the file read-only for its user */
+	if (!np_sys("modprobe np-client")) {
+		EXPECT_EQ(-EACCES, np_client_bind_ops("ro", MIB, "rw"));
+		EXPECT_EQ(-EACCES, np_client_bind_ops("ro", MIB, "z"));
+		EXPECT_EQ(0, np_client_bind_ops("ro", MIB, "rf"));
+		EXPECT_EQ(0, np_write(NP_DBG_CLIENT "/release", "all"));
+	} else {
+		TH_LOG("no np-client module: the in-kernel door is not tried");
+	}
+	EXPECT_EQ(free_before, np_peer_num("free"));
+
+	/* the readers pass; a Write on such a queue is never forwarded */
+	ASSERT_EQ(0, np_bind_ops(fd, ro, FS_NS, 0, MIB, NVME_PEER_ACCESS_READ,
+				 NVME_PEER_MODE_MEDIATED,
+				 NVME_PEER_OPS_READ | NVME_PEER_OPS_FLUSH));
+	ASSERT_EQ(0, np_map_all(fd, &m, 1));
+	ASSERT_EQ(0, np_policy_extent(m.info.qid, &slba, &nlb));
+	np_fill(m.data, 4096, 62);
+	EXPECT_EQ(DNR | 0x01, np_cmd_ns(fd, &m, NPQ_OPC_WRITE, FS_NS, slba, 8,
+					5000));
+	EXPECT_EQ(0, np_cmd_ns(fd, &m, NPQ_OPC_READ, FS_NS, slba, 8, 5000));
+	EXPECT_EQ(0, memcmp(before, m.data, 4096));
+	np_unmap_all(&m);
+	close(fd);
+	/* no opcodes: Read alone */
+	fd = np_open();
+	ASSERT_EQ(0, np_bind_ops(fd, ro, FS_NS, 0, MIB, NVME_PEER_ACCESS_READ,
+				 NVME_PEER_MODE_MEDIATED, 0));
+	ASSERT_EQ(0, np_query(fd, &info));
+	snprintf(path, sizeof(path), "q%u/policy", info.qid);
+	ASSERT_EQ(0, np_read(np_peer_file(path), buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "opcodes 0x4\n")) TH_LOG("%s", buf);
+	close(fd);
+	EXPECT_EQ(0, np_peer_write("create",
+				   "nsid=%d file=" MNT "/ro len=%d ops=read,flush qid=%d",
+				   FS_NS, MIB, qid));
+	EXPECT_EQ(0, np_peer_write("delete", "%d", qid));
+
+	ASSERT_EQ(0, np_read_media("ro", after, 4096));
+	EXPECT_EQ(0, memcmp(before, after, 4096));
+	close(ro);
+	free(before);
+	free(after);
+}
+
 TEST(sysfs_binding_for_a_tenant)
 {
 	char path[64], buf[512];
