@@ -439,16 +439,21 @@ int np_bind_policy(struct np_bind *b, u32 lba_shift, u64 ns_size,
  * @q: its reservation, on the controller's queue list
  *
  * Return: 0, or -EAGAIN if the lease was broken before: the layout may
- * have changed since it was mapped.
+ * have changed since it was mapped.  Then the binding stays detached: a
+ * pending break finds no queue, and the release neither drops the page
+ * cache nor updates the file's times (the peer never had the range).
  */
 int np_bind_attach(struct np_bind *b, struct nvme_peer_queue *q)
 {
-	int ret;
+	int ret = -EAGAIN;
 
+	/* a failed attach leaves nothing for the break or the release */
 	spin_lock(&b->lock);
-	b->q = q;
-	b->attached = true;
-	ret = b->lease == NVME_PEER_LEASE_HELD ? 0 : -EAGAIN;
+	if (b->lease == NVME_PEER_LEASE_HELD) {
+		b->q = q;
+		b->attached = true;
+		ret = 0;
+	}
 	spin_unlock(&b->lock);
 	return ret;
 }
