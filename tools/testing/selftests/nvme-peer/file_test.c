@@ -650,6 +650,7 @@ TEST(read_binding_refuses_writers)
 TEST(sysfs_binding_for_a_tenant)
 {
 	char path[64], buf[512];
+	struct stat st;
 	int qid, file;
 
 	if (np_fs())
@@ -667,6 +668,10 @@ TEST(sysfs_binding_for_a_tenant)
 	EXPECT_NE(NULL, strstr(buf, "lease held"));
 	EXPECT_NE(NULL, strstr(buf, "access read"));
 	EXPECT_NE(NULL, strstr(buf, "len 2097152"));
+	/* the block map is root's: FIBMAP needs CAP_SYS_RAWIO (item 11) */
+	snprintf(path, sizeof(path), "q%d/policy", qid);
+	ASSERT_EQ(0, stat(np_peer_file(path), &st));
+	EXPECT_EQ(0400, st.st_mode & 0777);
 	ASSERT_EQ(0, ftruncate(file, 0));
 	snprintf(path, sizeof(path), "q%d/reason", qid);
 	ASSERT_EQ(0, np_read(np_peer_file(path), buf, sizeof(buf)));
