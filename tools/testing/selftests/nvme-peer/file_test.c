@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <poll.h>
+#include <signal.h>
 #include <time.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -645,6 +646,53 @@ TEST(read_binding_refuses_writers)
 	close(ro);
 	free(before);
 	free(after);
+}
+
+static void np_alarm(int sig)
+{
+}
+
+/*
+ * peer/create opens file= as a regular file only, without blocking: a
+ * FIFO with no writer fails at once (EINVAL), a directory with EISDIR, a
+ * device with EINVAL (issue 20, item 12).  Before, the FIFO's open waited
+ * for a writer, and the controller's removal with it.
+ */
+TEST(sysfs_file_must_be_regular)
+{
+	struct sigaction sa = { .sa_handler = np_alarm };	/* no restart */
+	struct timespec t0, t1;
+	int ret, free_before;
+	long ms;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	unlink(MNT "/fifo");
+	ASSERT_EQ(0, mkfifo(MNT "/fifo", 0644));
+	free_before = np_peer_num("free");
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	alarm(5);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = np_peer_write("create", "nsid=%d file=" MNT "/fifo len=4096",
+			    FS_NS);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	alarm(0);
+	ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	EXPECT_EQ(-EINVAL, ret) TH_LOG("after %ld ms", ms);
+	EXPECT_GT(1000, ms);
+	EXPECT_EQ(-EINVAL, np_peer_write("create",
+					 "nsid=%d file=" MNT "/fifo access=rw len=4096",
+					 FS_NS));
+	EXPECT_EQ(-EISDIR, np_peer_write("create",
+					 "nsid=%d file=" MNT " len=4096", FS_NS));
+	EXPECT_EQ(-EINVAL, np_peer_write("create",
+					 "nsid=%d file=/dev/null len=4096",
+					 FS_NS));
+	EXPECT_EQ(-ENOENT, np_peer_write("create",
+					 "nsid=%d file=" MNT "/none len=4096",
+					 FS_NS));
+	EXPECT_EQ(free_before, np_peer_num("free"));
+	unlink(MNT "/fifo");
 }
 
 TEST(sysfs_binding_for_a_tenant)
