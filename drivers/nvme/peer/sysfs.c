@@ -303,6 +303,7 @@ static bool np_parse_opt(struct np_create_req *req, int token, char *val)
 	case NP_OPT_OFF:
 		return kstrtou64(val, 0, &p->file.off);
 	case NP_OPT_LEN:
+		req->has_len = true;
 		return kstrtou64(val, 0, &p->file.len);
 	case NP_OPT_ACCESS:
 		if (sysfs_streq(val, "rw"))
@@ -321,7 +322,8 @@ static bool np_parse_opt(struct np_create_req *req, int token, char *val)
  *
  * Keys: np_create_tokens; lba=SLBA+NLB is the only key that may be
  * repeated (up to %NP_CREATE_MAX_EXTENTS times).  file=PATH binds a file
- * (off=, len= and access=read|rw go with it, access=read by default).
+ * (off=, len= and access=read|rw go with it, access=read by default; no
+ * len= binds up to the end of the file, see np_create_file()).
  *
  * Return: 0, or -EINVAL for an unknown or repeated key, a missing value, a
  * value that does not parse, or off=, len= or access= without file=.
@@ -368,7 +370,7 @@ static int np_create_file_type(umode_t mode)
 
 /**
  * np_create_file() - open the file= of a peer/create request
- * @req: the parsed request
+ * @req: the parsed request; its range gets its default length
  *
  * Opened as the writer (its permissions decide), read-only or, for
  * access=rw, read-write.  A regular file only, checked before it is opened:
@@ -376,6 +378,10 @@ static int np_create_file_type(umode_t mode)
  * controller's removal with it; a device's open has effects of its own.
  * The open does not block either (%O_NONBLOCK) should the name have been
  * replaced meanwhile, and the opened file is checked again.
+ *
+ * Without len= the range runs from off= to the end of the file: the
+ * binding's checks then refuse an empty range (off= at or past EOF) and
+ * an end of file inside a block with -EINVAL, like an explicit len=.
  *
  * Return: the file, or an ERR_PTR: -EISDIR (a directory), -EINVAL
  * (another type), or the error of looking PATH up or opening it.
@@ -385,6 +391,7 @@ static struct file *np_create_file(struct np_create_req *req)
 	struct nvme_peer_file *pf = &req->p.file;
 	struct path path;
 	struct file *file;
+	loff_t size;
 	int ret;
 
 	ret = kern_path(req->file, LOOKUP_FOLLOW, &path);
@@ -403,6 +410,10 @@ static struct file *np_create_file(struct np_create_req *req)
 	if (ret) {
 		filp_close(file, NULL);
 		return ERR_PTR(ret);
+	}
+	if (!req->has_len) {
+		size = i_size_read(file_inode(file));
+		pf->len = size > pf->off ? size - pf->off : 0;
 	}
 	return file;
 }

@@ -695,6 +695,51 @@ TEST(sysfs_file_must_be_regular)
 	unlink(MNT "/fifo");
 }
 
+/*
+ * peer/create without len= binds up to the end of the file, which must
+ * then lie on a file system block (issue 20, item 15).
+ */
+TEST(sysfs_len_defaults_to_eof)
+{
+	char path[64], buf[512];
+	int qid, file, free_before;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	file = np_mkfile("to-eof", 3 * MIB, 71);
+	ASSERT_LE(0, file);
+	free_before = np_peer_num("free");
+	qid = np_peer_num("first_qid") + 6;
+	ASSERT_EQ(0, np_peer_write("create",
+				   "nsid=%d file=" MNT "/to-eof off=%d qid=%d",
+				   FS_NS, MIB, qid));
+	snprintf(path, sizeof(path), "q%d/file", qid);
+	ASSERT_EQ(0, np_read(np_peer_file(path), buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "off 1048576\nlen 2097152\n"))
+		TH_LOG("%s", buf);
+	EXPECT_EQ(0, np_peer_write("delete", "%d", qid));
+	ASSERT_EQ(0, np_peer_write("create", "nsid=%d file=" MNT "/to-eof qid=%d",
+				   FS_NS, qid));
+	ASSERT_EQ(0, np_read(np_peer_file(path), buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "off 0\nlen 3145728\n")) TH_LOG("%s", buf);
+	EXPECT_EQ(0, np_peer_write("delete", "%d", qid));
+	/* nothing left past the offset, or an end inside a block */
+	EXPECT_EQ(-EINVAL, np_peer_write("create",
+					 "nsid=%d file=" MNT "/to-eof off=%d",
+					 FS_NS, 3 * MIB));
+	EXPECT_EQ(-EINVAL, np_peer_write("create",
+					 "nsid=%d file=" MNT "/to-eof off=%d",
+					 FS_NS, 4 * MIB));
+	EXPECT_EQ(-EINVAL, np_peer_write("create",
+					 "nsid=%d file=" MNT "/to-eof len=0",
+					 FS_NS));
+	ASSERT_EQ(0, ftruncate(file, 3 * MIB - 100));
+	EXPECT_EQ(-EINVAL, np_peer_write("create",
+					 "nsid=%d file=" MNT "/to-eof", FS_NS));
+	EXPECT_EQ(free_before, np_peer_num("free"));
+	close(file);
+}
+
 TEST(sysfs_binding_for_a_tenant)
 {
 	char path[64], buf[512];
