@@ -110,10 +110,13 @@ typedef void (*nvme_peer_revoke_fn)(struct nvme_peer_queue *q,
  *
  * Mediated mode only, with no extents in the policy: the written blocks of
  * the range become the extents, and a layout lease keeps them the file's:
- * when the file system is about to change the range's layout the
- * reservation is revoked (%NVME_PEER_REASON_LAYOUT) first.  Holes and
- * unwritten extents are not readable; writes go to written blocks only.
- * The calling task must own the file or hold CAP_LEASE.
+ * when the file system is about to change the file's layout (the lease is
+ * whole-file) the reservation is revoked (%NVME_PEER_REASON_LAYOUT) first.
+ * Holes and unwritten extents are not readable; writes go to written
+ * blocks only.  Without %NVME_PEER_ACCESS_WRITE the policy's opcodes must
+ * be readers (%NVME_PEER_OPS_READER: Read, Flush; 0 is Read), -EACCES
+ * otherwise.  The calling task must own the file or hold CAP_LEASE
+ * (-EACCES).
  */
 struct nvme_peer_file {
 	struct file *file;

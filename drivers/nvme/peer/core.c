@@ -1636,8 +1636,10 @@ EXPORT_SYMBOL_GPL(nvme_peer_ctrl_put);
  * namespace's format changes, -ENOSPC when every reserved qid is held,
  * -EXDEV when the topology cannot do peer-to-peer, -ENOMEM, -EIO when the
  * controller failed a command; with &nvme_peer_params.file the errors of
- * np_bind_file() (file.c: -EINVAL, -EISDIR, -EBADF, -EXDEV, -EOPNOTSUPP,
- * -ENXIO, -ENODATA, -E2BIG, -EAGAIN), listed in peer-queues.rst.
+ * np_bind_file() (file.c: -EINVAL, -EACCES for a read binding whose policy
+ * allows an opcode outside %NVME_PEER_OPS_READER, -EISDIR, -EBADF, -EXDEV,
+ * -EOPNOTSUPP, -ENXIO, -ENODATA, -E2BIG, -EAGAIN), listed in
+ * peer-queues.rst.
  */
 struct nvme_peer_queue *nvme_peer_reserve(struct nvme_peer_ctrl *pctrl,
 					  const struct nvme_peer_params *p)

@@ -346,7 +346,26 @@ static int np_bind_map(struct np_bind *b)
 	return b->nr_map ? 0 : -ENODATA;
 }
 
-/* What a binding asks for that no file can give: -EINVAL, -EBADF... */
+/**
+ * np_bind_reader_ops() - whether a read binding's policy may allow @opcodes
+ * @opcodes: the policy's NVME_PEER_OPS_* bits; 0 is the default, Read only
+ *
+ * An allow-list, %NVME_PEER_OPS_READER (Read, Flush): no other opcode, one
+ * the guard knows today (Write, Write Zeroes, DSM) or not, is forwarded
+ * for a binding whose file access does not include writing.
+ *
+ * Return: true if every bit of @opcodes is a reader's.
+ */
+static bool np_bind_reader_ops(u32 opcodes)
+{
+	return !(opcodes & ~NVME_PEER_OPS_READER);
+}
+
+/*
+ * What a binding asks for that no file can give: -EINVAL, -EACCES (a
+ * writer's opcode for a read binding), -EBADF...  Every door (ioctl,
+ * sysfs, in-kernel) comes through here.
+ */
 static int np_bind_check(const struct nvme_peer_params *p, struct file *file,
 			 u64 *part_off)
 {
@@ -358,6 +377,9 @@ static int np_bind_check(const struct nvme_peer_params *p, struct file *file,
 	    (pf->access != NVME_PEER_ACCESS_READ &&
 	     pf->access != (NVME_PEER_ACCESS_READ | NVME_PEER_ACCESS_WRITE)))
 		return -EINVAL;
+	if (!(pf->access & NVME_PEER_ACCESS_WRITE) &&
+	    !np_bind_reader_ops(p->policy.opcodes))
+		return -EACCES;
 	if (S_ISDIR(inode->i_mode))
 		return -EISDIR;
 	if (!S_ISREG(inode->i_mode))
@@ -389,13 +411,19 @@ static int np_bind_check(const struct nvme_peer_params *p, struct file *file,
  * Runs before the reservation takes the controller's lock: mapping writes
  * back dirty pages of the file.
  *
+ * A read binding (@p->file.access without %NVME_PEER_ACCESS_WRITE) gets a
+ * policy of readers only: opcodes outside %NVME_PEER_OPS_READER are
+ * refused here, before anything is leased or mapped; no opcodes means
+ * Read, the default of every policy.
+ *
  * Return: 0, or -EINVAL (not mediated, extents given, a bad access, an
  * unaligned range or one past EOF), -EISDIR, -EBADF (not open for the
  * access asked), -EACCES (the caller neither owns the file nor has
  * CAP_LEASE), -EXDEV (not on a block device), -EOPNOTSUPP (no
  * ->map_blocks()), -ENXIO (a reflinked file), -ENODATA (no written block
  * in the range), -E2BIG (more than %NVME_PEER_MAX_EXTENTS pieces),
- * -EAGAIN (the layout changed while mapping), -ENOMEM.
+ * -EAGAIN (the layout changed while mapping), -ENOMEM; -EACCES (a read
+ * binding whose policy allows an opcode outside %NVME_PEER_OPS_READER).
  */
 int np_bind_file(const struct nvme_peer_params *p, struct np_bind **bp)
 {
@@ -485,16 +513,21 @@ int np_bind_policy(struct np_bind *b, u32 lba_shift, u64 ns_size,
  * @q: its reservation, on the controller's queue list
  *
  * Return: 0, or -EAGAIN if the lease was broken before: the layout may
- * have changed since it was mapped.
+ * have changed since it was mapped.  Then the binding stays detached: a
+ * pending break finds no queue, and the release neither drops the page
+ * cache nor updates the file's times (the peer never had the range).
  */
 int np_bind_attach(struct np_bind *b, struct nvme_peer_queue *q)
 {
-	int ret;
+	int ret = -EAGAIN;
 
+	/* a failed attach leaves nothing for the break or the release */
 	spin_lock(&b->lock);
-	b->q = q;
-	b->attached = true;
-	ret = b->lease == NVME_PEER_LEASE_HELD ? 0 : -EAGAIN;
+	if (b->lease == NVME_PEER_LEASE_HELD) {
+		b->q = q;
+		b->attached = true;
+		ret = 0;
+	}
 	spin_unlock(&b->lock);
 	return ret;
 }

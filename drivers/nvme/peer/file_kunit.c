@@ -96,10 +96,64 @@ static void np_test_bind_policy(struct kunit *test)
 	np_test_bind_free_map(b);
 }
 
+/*
+ * The readers a read binding may use: Read and Flush (the default, 0, is
+ * Read); every other opcode bit, known to the guard or not, is a writer.
+ */
+static void np_test_bind_reader_ops(struct kunit *test)
+{
+	u32 bit;
+
+	KUNIT_EXPECT_TRUE(test, np_bind_reader_ops(0));
+	KUNIT_EXPECT_TRUE(test, np_bind_reader_ops(NVME_PEER_OPS_READ |
+						   NVME_PEER_OPS_FLUSH));
+	for (bit = 0; bit < 32; bit++)
+		KUNIT_EXPECT_EQ_MSG(test, (int)np_bind_reader_ops(BIT(bit)),
+				    BIT(bit) == NVME_PEER_OPS_READ ||
+				    BIT(bit) == NVME_PEER_OPS_FLUSH,
+				    "opcode bit %u", bit);
+	KUNIT_EXPECT_FALSE(test, np_bind_reader_ops(NVME_PEER_OPS_ALL));
+}
+
+/*
+ * Attaching after a break fails and leaves the binding as it was: not
+ * attached (so its release neither drops the page cache nor touches the
+ * file's times) and without a queue for the break to fence.
+ */
+static void np_test_bind_attach(struct kunit *test)
+{
+	static const enum nvme_peer_lease gone[] = {
+		NVME_PEER_LEASE_BREAKING, NVME_PEER_LEASE_RETURNED,
+		NVME_PEER_LEASE_NONE,
+	};
+	struct nvme_peer_queue *q = kunit_kzalloc(test, sizeof(*q),
+						  GFP_KERNEL);
+	struct np_bind *b;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	for (i = 0; i < ARRAY_SIZE(gone); i++) {
+		b = np_test_bind(test);
+		spin_lock_init(&b->lock);
+		b->lease = gone[i];
+		KUNIT_EXPECT_EQ(test, -EAGAIN, np_bind_attach(b, q));
+		KUNIT_EXPECT_FALSE_MSG(test, b->attached, "lease %d", gone[i]);
+		KUNIT_EXPECT_NULL(test, b->q);
+	}
+	b = np_test_bind(test);
+	spin_lock_init(&b->lock);
+	b->lease = NVME_PEER_LEASE_HELD;
+	KUNIT_EXPECT_EQ(test, 0, np_bind_attach(b, q));
+	KUNIT_EXPECT_TRUE(test, b->attached);
+	KUNIT_EXPECT_PTR_EQ(test, q, b->q);
+}
+
 static struct kunit_case nvme_peer_file_cases[] = {
 	KUNIT_CASE(np_test_bind_add_merges),
 	KUNIT_CASE(np_test_bind_add_grows_and_stops),
 	KUNIT_CASE(np_test_bind_policy),
+	KUNIT_CASE(np_test_bind_reader_ops),
+	KUNIT_CASE(np_test_bind_attach),
 	{}
 };
 

@@ -836,7 +836,7 @@ static ssize_t policy_show(struct kobject *kobj, struct kobj_attribute *a,
 				     p->extents[i].start, p->extents[i].len);
 	/*
 	 * The data buffer as the peer names it; a driver's own windows are
-	 * bus or physical addresses, which a 0444 file does not show.
+	 * bus or physical addresses, which this file does not show either.
 	 */
 	len += sysfs_emit_at(buf, len, "windows %u\n", p->nr_windows);
 	for (i = 0; i < p->nr_windows && len < PAGE_SIZE - 64; i++) {
@@ -862,7 +862,8 @@ static ssize_t poller_show(struct kobject *kobj, struct kobj_attribute *a,
 static struct kobj_attribute np_med_attr_stats = __ATTR_RO(stats);
 static struct kobj_attribute np_med_attr_poller = __ATTR_RO(poller);
 static struct kobj_attribute np_med_attr_last_reject = __ATTR_RO(last_reject);
-static struct kobj_attribute np_med_attr_policy = __ATTR_RO(policy);
+/* root's: a bound file's extents are its block map (FIBMAP: CAP_SYS_RAWIO) */
+static struct kobj_attribute np_med_attr_policy = __ATTR_RO_MODE(policy, 0400);
 
 static struct attribute *np_med_attrs[] = {
 	&np_med_attr_stats.attr, &np_med_attr_last_reject.attr,

@@ -56,6 +56,7 @@ struct np_create_req {
 	u16 qid;		/* 0: any */
 	char peer[32];		/* PCI name, "" for the CPU */
 	char *file;		/* file=PATH, in the parsed buffer */
+	bool has_len;		/* len= given; else to the end of the file */
 	bool has_uid, has_gid;	/* who may attach through /dev/nvme-peer */
 	u32 uid, gid;
 };

@@ -7,6 +7,7 @@
 #include <linux/fs.h>
 #include <linux/kobject.h>
 #include <linux/module.h>
+#include <linux/namei.h>
 #include <linux/parser.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
@@ -302,6 +303,7 @@ static bool np_parse_opt(struct np_create_req *req, int token, char *val)
 	case NP_OPT_OFF:
 		return kstrtou64(val, 0, &p->file.off);
 	case NP_OPT_LEN:
+		req->has_len = true;
 		return kstrtou64(val, 0, &p->file.len);
 	case NP_OPT_ACCESS:
 		if (sysfs_streq(val, "rw"))
@@ -320,7 +322,8 @@ static bool np_parse_opt(struct np_create_req *req, int token, char *val)
  *
  * Keys: np_create_tokens; lba=SLBA+NLB is the only key that may be
  * repeated (up to %NP_CREATE_MAX_EXTENTS times).  file=PATH binds a file
- * (off=, len= and access=read|rw go with it, access=read by default).
+ * (off=, len= and access=read|rw go with it, access=read by default; no
+ * len= binds up to the end of the file, see np_create_file()).
  *
  * Return: 0, or -EINVAL for an unknown or repeated key, a missing value, a
  * value that does not parse, or off=, len= or access= without file=.
@@ -355,6 +358,64 @@ static int np_parse_create(char *buf, struct np_create_req *req)
 	if (req->file)
 		req->p.file.access |= NVME_PEER_ACCESS_READ;
 	return 0;
+}
+
+/* -EISDIR for a directory, -EINVAL for anything else not a regular file */
+static int np_create_file_type(umode_t mode)
+{
+	if (S_ISDIR(mode))
+		return -EISDIR;
+	return S_ISREG(mode) ? 0 : -EINVAL;
+}
+
+/**
+ * np_create_file() - open the file= of a peer/create request
+ * @req: the parsed request; its range gets its default length
+ *
+ * Opened as the writer (its permissions decide), read-only or, for
+ * access=rw, read-write.  A regular file only, checked before it is opened:
+ * opening a FIFO would wait for a writer, and the sysfs write, the
+ * controller's removal with it; a device's open has effects of its own.
+ * The open does not block either (%O_NONBLOCK) should the name have been
+ * replaced meanwhile, and the opened file is checked again.
+ *
+ * Without len= the range runs from off= to the end of the file: the
+ * binding's checks then refuse an empty range (off= at or past EOF) and
+ * an end of file inside a block with -EINVAL, like an explicit len=.
+ *
+ * Return: the file, or an ERR_PTR: -EISDIR (a directory), -EINVAL
+ * (another type), or the error of looking PATH up or opening it.
+ */
+static struct file *np_create_file(struct np_create_req *req)
+{
+	struct nvme_peer_file *pf = &req->p.file;
+	struct path path;
+	struct file *file;
+	loff_t size;
+	int ret;
+
+	ret = kern_path(req->file, LOOKUP_FOLLOW, &path);
+	if (ret)
+		return ERR_PTR(ret);
+	ret = np_create_file_type(d_inode(path.dentry)->i_mode);
+	path_put(&path);
+	if (ret)
+		return ERR_PTR(ret);
+	file = filp_open(req->file, O_LARGEFILE | O_NONBLOCK |
+			 (pf->access & NVME_PEER_ACCESS_WRITE ?
+			  O_RDWR : O_RDONLY), 0);
+	if (IS_ERR(file))
+		return file;
+	ret = np_create_file_type(file_inode(file)->i_mode);
+	if (ret) {
+		filp_close(file, NULL);
+		return ERR_PTR(ret);
+	}
+	if (!req->has_len) {
+		size = i_size_read(file_inode(file));
+		pf->len = size > pf->off ? size - pf->off : 0;
+	}
+	return file;
 }
 
 static ssize_t create_store(struct kobject *kobj, struct kobj_attribute *a,
@@ -394,10 +455,7 @@ static ssize_t create_store(struct kobject *kobj, struct kobj_attribute *a,
 		req->p.peer = to_pci_dev(peer);
 	}
 	if (req->file) {
-		/* opened as the writer: its permissions decide */
-		file = filp_open(req->file, O_LARGEFILE |
-				 (req->p.file.access & NVME_PEER_ACCESS_WRITE ?
-				  O_RDWR : O_RDONLY), 0);
+		file = np_create_file(req);
 		ret = PTR_ERR_OR_ZERO(file);
 		if (ret)
 			goto out_put_peer;

@@ -105,6 +105,19 @@ static void np_test_parse_good(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, np_parse(test, "ops=dsm,write_zeroes", req), 0);
 	KUNIT_EXPECT_EQ(test, p->policy.opcodes,
 			NVME_PEER_OPS_DSM | NVME_PEER_OPS_WRITE_ZEROES);
+
+	/* file=: read by default; no len= means "to the end of the file" */
+	KUNIT_ASSERT_EQ(test, np_parse(test, "nsid=2 file=/f off=4096", req), 0);
+	KUNIT_EXPECT_STREQ(test, req->file, "/f");
+	KUNIT_EXPECT_EQ(test, p->file.access, NVME_PEER_ACCESS_READ);
+	KUNIT_EXPECT_EQ(test, p->file.off, 4096ULL);
+	KUNIT_EXPECT_FALSE(test, req->has_len);
+	KUNIT_ASSERT_EQ(test, np_parse(test, "nsid=2 file=/f len=0 access=rw",
+				       req), 0);
+	KUNIT_EXPECT_TRUE(test, req->has_len);
+	KUNIT_EXPECT_EQ(test, p->file.len, 0ULL);
+	KUNIT_EXPECT_EQ(test, p->file.access,
+			NVME_PEER_ACCESS_READ | NVME_PEER_ACCESS_WRITE);
 }
 
 /* NP_CREATE_MAX_EXTENTS lba= keys parse, one more does not */

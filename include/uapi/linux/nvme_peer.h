@@ -75,6 +75,12 @@ enum nvme_peer_mode {
 #define NVME_PEER_OPS_ALL	(NVME_PEER_OPS_FLUSH | NVME_PEER_OPS_WRITE | \
 				 NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE_ZEROES | \
 				 NVME_PEER_OPS_DSM)
+/*
+ * The readers: the only opcodes a file binding without NVME_PEER_ACCESS_WRITE
+ * may allow (-EACCES otherwise).  Neither changes the media; every other
+ * opcode counts as a writer.
+ */
+#define NVME_PEER_OPS_READER	(NVME_PEER_OPS_READ | NVME_PEER_OPS_FLUSH)
 
 /**
  * enum nvme_peer_guarantee - what confines a hostile peer
@@ -173,7 +179,9 @@ struct nvme_peer_dmabuf_region {
  *	this controller, open for reading (and writing for
  *	NVME_PEER_ACCESS_WRITE); mediated mode only, @nr_extents 0: the
  *	file's written blocks in the range become the extents
- * @file_access: NVME_PEER_ACCESS_READ, optionally | NVME_PEER_ACCESS_WRITE
+ * @file_access: NVME_PEER_ACCESS_READ, optionally | NVME_PEER_ACCESS_WRITE;
+ *	without NVME_PEER_ACCESS_WRITE, @opcodes may hold only
+ *	NVME_PEER_OPS_READER bits (-EACCES)
  * @file_off: first byte of the range, a multiple of the file system block
  * @file_len: bytes, a multiple of the file system block; the range ends
  *	at or before the end of the file

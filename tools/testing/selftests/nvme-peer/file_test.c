@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <poll.h>
+#include <signal.h>
 #include <time.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -518,9 +519,219 @@ TEST(refusals_bind_nothing)
 	close(file);
 }
 
+/* Read [0, @len) of MNT/@name from the media (O_DIRECT) into @buf. */
+static int np_read_media(const char *name, void *buf, size_t len)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), MNT "/%s", name);
+	fd = open(path, O_RDONLY | O_DIRECT);
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, buf, len, 0);
+	close(fd);
+	return n == (ssize_t)len ? 0 : -EIO;
+}
+
+/*
+ * A read binding forwards no command that changes the media: a policy
+ * asking for any opcode but the readers (Read, Flush) is refused with
+ * EACCES when the queue is reserved, through each door (the ioctl, sysfs,
+ * the in-kernel API); without opcodes it gets Read alone.  The file is
+ * root's and 0444, as in the review (issue 20, item 1).
+ */
+TEST(read_binding_refuses_writers)
+{
+	static const __u32 writers[] = {
+		NVME_PEER_OPS_WRITE,
+		NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE,
+		NVME_PEER_OPS_WRITE_ZEROES,
+		NVME_PEER_OPS_DSM,
+		NVME_PEER_OPS_READ | NVME_PEER_OPS_FLUSH | NVME_PEER_OPS_DSM,
+		1U << 0x05,		/* not a reader: an unknown opcode */
+	};
+	char *before = np_aligned(4096), *after = np_aligned(4096);
+	int fd, ro, qid, free_before, i;
+	char path[64], buf[4096];
+	struct nvme_peer_info info;
+	__u64 slba, nlb;
+	struct np_map m;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	ASSERT_NE(NULL, before);
+	ASSERT_NE(NULL, after);
+	ro = np_mkfile("ro", MIB, 61);
+	ASSERT_LE(0, ro);
+	close(ro);
+	ASSERT_EQ(0, chmod(MNT "/ro", 0444));
+	ro = open(MNT "/ro", O_RDONLY);
+	ASSERT_LE(0, ro);
+	ASSERT_EQ(0, np_read_media("ro", before, 4096));
+	free_before = np_peer_num("free");
+	qid = np_peer_num("first_qid") + 6;
+
+	fd = np_open();
+	ASSERT_LE(0, fd);
+	for (i = 0; i < (int)ARRAY_SIZE(writers); i++) {
+		EXPECT_EQ(-EACCES, np_bind_ops(fd, ro, FS_NS, 0, MIB,
+					       NVME_PEER_ACCESS_READ,
+					       NVME_PEER_MODE_MEDIATED,
+					       writers[i]))
+			TH_LOG("ioctl, opcodes %#x", writers[i]);
+	}
+	/* the review's request */
+	EXPECT_EQ(-EACCES, np_peer_write("create",
+					 "nsid=%d file=" MNT "/ro off=0 len=%d %s qid=%d",
+					 FS_NS, MIB,
+					 "access=read ops=read,write uid=1000",
+					 qid));
+	EXPECT_EQ(-EACCES, np_peer_write("create",
+					 "nsid=%d file=" MNT "/ro len=%d ops=read,dsm qid=%d",
+					 FS_NS, MIB, qid));
+	/* np-client opens the file read-only for its user */
+	if (!np_sys("modprobe np-client")) {
+		EXPECT_EQ(-EACCES, np_client_bind_ops("ro", MIB, "rw"));
+		EXPECT_EQ(-EACCES, np_client_bind_ops("ro", MIB, "z"));
+		EXPECT_EQ(0, np_client_bind_ops("ro", MIB, "rf"));
+		EXPECT_EQ(0, np_write(NP_DBG_CLIENT "/release", "all"));
+	} else {
+		TH_LOG("no np-client module: the in-kernel door is not tried");
+	}
+	EXPECT_EQ(free_before, np_peer_num("free"));
+
+	/* the readers pass; a Write on such a queue is never forwarded */
+	ASSERT_EQ(0, np_bind_ops(fd, ro, FS_NS, 0, MIB, NVME_PEER_ACCESS_READ,
+				 NVME_PEER_MODE_MEDIATED,
+				 NVME_PEER_OPS_READ | NVME_PEER_OPS_FLUSH));
+	ASSERT_EQ(0, np_map_all(fd, &m, 1));
+	ASSERT_EQ(0, np_policy_extent(m.info.qid, &slba, &nlb));
+	np_fill(m.data, 4096, 62);
+	EXPECT_EQ(DNR | 0x01, np_cmd_ns(fd, &m, NPQ_OPC_WRITE, FS_NS, slba, 8,
+					5000));
+	EXPECT_EQ(0, np_cmd_ns(fd, &m, NPQ_OPC_READ, FS_NS, slba, 8, 5000));
+	EXPECT_EQ(0, memcmp(before, m.data, 4096));
+	np_unmap_all(&m);
+	close(fd);
+	/* no opcodes: Read alone */
+	fd = np_open();
+	ASSERT_EQ(0, np_bind_ops(fd, ro, FS_NS, 0, MIB, NVME_PEER_ACCESS_READ,
+				 NVME_PEER_MODE_MEDIATED, 0));
+	ASSERT_EQ(0, np_query(fd, &info));
+	snprintf(path, sizeof(path), "q%u/policy", info.qid);
+	ASSERT_EQ(0, np_read(np_peer_file(path), buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "opcodes 0x4\n")) TH_LOG("%s", buf);
+	close(fd);
+	EXPECT_EQ(0, np_peer_write("create",
+				   "nsid=%d file=" MNT "/ro len=%d ops=read,flush qid=%d",
+				   FS_NS, MIB, qid));
+	EXPECT_EQ(0, np_peer_write("delete", "%d", qid));
+
+	ASSERT_EQ(0, np_read_media("ro", after, 4096));
+	EXPECT_EQ(0, memcmp(before, after, 4096));
+	close(ro);
+	free(before);
+	free(after);
+}
+
+static void np_alarm(int sig)
+{
+}
+
+/*
+ * peer/create opens file= as a regular file only, without blocking: a
+ * FIFO with no writer fails at once (EINVAL), a directory with EISDIR, a
+ * device with EINVAL (issue 20, item 12).  Before, the FIFO's open waited
+ * for a writer, and the controller's removal with it.
+ */
+TEST(sysfs_file_must_be_regular)
+{
+	struct sigaction sa = { .sa_handler = np_alarm };	/* no restart */
+	struct timespec t0, t1;
+	int ret, free_before;
+	long ms;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	unlink(MNT "/fifo");
+	ASSERT_EQ(0, mkfifo(MNT "/fifo", 0644));
+	free_before = np_peer_num("free");
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	alarm(5);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = np_peer_write("create", "nsid=%d file=" MNT "/fifo len=4096",
+			    FS_NS);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	alarm(0);
+	ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	EXPECT_EQ(-EINVAL, ret) TH_LOG("after %ld ms", ms);
+	EXPECT_GT(1000, ms);
+	EXPECT_EQ(-EINVAL, np_peer_write("create",
+					 "nsid=%d file=" MNT "/fifo access=rw len=4096",
+					 FS_NS));
+	EXPECT_EQ(-EISDIR, np_peer_write("create",
+					 "nsid=%d file=" MNT " len=4096", FS_NS));
+	EXPECT_EQ(-EINVAL, np_peer_write("create",
+					 "nsid=%d file=/dev/null len=4096",
+					 FS_NS));
+	EXPECT_EQ(-ENOENT, np_peer_write("create",
+					 "nsid=%d file=" MNT "/none len=4096",
+					 FS_NS));
+	EXPECT_EQ(free_before, np_peer_num("free"));
+	unlink(MNT "/fifo");
+}
+
+/*
+ * peer/create without len= binds up to the end of the file, which must
+ * then lie on a file system block (issue 20, item 15).
+ */
+TEST(sysfs_len_defaults_to_eof)
+{
+	char path[64], buf[512];
+	int qid, file, free_before;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	file = np_mkfile("to-eof", 3 * MIB, 71);
+	ASSERT_LE(0, file);
+	free_before = np_peer_num("free");
+	qid = np_peer_num("first_qid") + 6;
+	ASSERT_EQ(0, np_peer_write("create",
+				   "nsid=%d file=" MNT "/to-eof off=%d qid=%d",
+				   FS_NS, MIB, qid));
+	snprintf(path, sizeof(path), "q%d/file", qid);
+	ASSERT_EQ(0, np_read(np_peer_file(path), buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "off 1048576\nlen 2097152\n"))
+		TH_LOG("%s", buf);
+	EXPECT_EQ(0, np_peer_write("delete", "%d", qid));
+	ASSERT_EQ(0, np_peer_write("create", "nsid=%d file=" MNT "/to-eof qid=%d",
+				   FS_NS, qid));
+	ASSERT_EQ(0, np_read(np_peer_file(path), buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "off 0\nlen 3145728\n")) TH_LOG("%s", buf);
+	EXPECT_EQ(0, np_peer_write("delete", "%d", qid));
+	/* nothing left past the offset, or an end inside a block */
+	EXPECT_EQ(-EINVAL, np_peer_write("create",
+					 "nsid=%d file=" MNT "/to-eof off=%d",
+					 FS_NS, 3 * MIB));
+	EXPECT_EQ(-EINVAL, np_peer_write("create",
+					 "nsid=%d file=" MNT "/to-eof off=%d",
+					 FS_NS, 4 * MIB));
+	EXPECT_EQ(-EINVAL, np_peer_write("create",
+					 "nsid=%d file=" MNT "/to-eof len=0",
+					 FS_NS));
+	ASSERT_EQ(0, ftruncate(file, 3 * MIB - 100));
+	EXPECT_EQ(-EINVAL, np_peer_write("create",
+					 "nsid=%d file=" MNT "/to-eof", FS_NS));
+	EXPECT_EQ(free_before, np_peer_num("free"));
+	close(file);
+}
+
 TEST(sysfs_binding_for_a_tenant)
 {
 	char path[64], buf[512];
+	struct stat st;
 	int qid, file;
 
 	if (np_fs())
@@ -538,6 +749,10 @@ TEST(sysfs_binding_for_a_tenant)
 	EXPECT_NE(NULL, strstr(buf, "lease held"));
 	EXPECT_NE(NULL, strstr(buf, "access read"));
 	EXPECT_NE(NULL, strstr(buf, "len 2097152"));
+	/* the block map is root's: FIBMAP needs CAP_SYS_RAWIO (item 11) */
+	snprintf(path, sizeof(path), "q%d/policy", qid);
+	ASSERT_EQ(0, stat(np_peer_file(path), &st));
+	EXPECT_EQ(0400, st.st_mode & 0777);
 	ASSERT_EQ(0, ftruncate(file, 0));
 	snprintf(path, sizeof(path), "q%d/reason", qid);
 	ASSERT_EQ(0, np_read(np_peer_file(path), buf, sizeof(buf)));

@@ -82,36 +82,61 @@ static inline int np_open(void)
 	return open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
 }
 
-/* RESERVE a mediated queue bound to [@off, @off + @len) of @file_fd. */
-static inline int np_bind(int fd, int file_fd, __u32 nsid, __u64 off,
-			  __u64 len, __u32 access, __u32 mode)
+/*
+ * RESERVE a queue bound to [@off, @off + @len) of @file_fd whose policy
+ * allows @opcodes (0: the default).
+ */
+static inline int np_bind_ops(int fd, int file_fd, __u32 nsid, __u64 off,
+			      __u64 len, __u32 access, __u32 mode,
+			      __u32 opcodes)
 {
 	struct nvme_peer_reserve r = {
 		.size = sizeof(r), .flags = NVME_PEER_RESERVE_FILE,
 		.ctrl = strtoul(np_ctrl() + 4, NULL, 10),	/* nvmeN */
 		.nsid = nsid, .depth = 64, .sq = NVME_PEER_PLACE_HOST,
 		.cq = NVME_PEER_PLACE_HOST, .data = NVME_PEER_PLACE_HOST,
-		.data_size = 8192, .mode = mode, .file_fd = file_fd,
-		.file_access = access, .file_off = off, .file_len = len,
+		.data_size = 8192, .mode = mode, .opcodes = opcodes,
+		.file_fd = file_fd, .file_access = access, .file_off = off,
+		.file_len = len,
 	};
 
-	if (mode == NVME_PEER_MODE_MEDIATED)
-		r.opcodes = NVME_PEER_OPS_READ |
-			    (access & NVME_PEER_ACCESS_WRITE ?
-			     NVME_PEER_OPS_WRITE : 0);
 	return ioctl(fd, NVME_PEER_IOC_RESERVE, &r) ? -errno : 0;
 }
 
 /*
- * An np-client reserve line for a mediated read-only queue of depth 16 in
- * host memory, bound to the first @len bytes of MNT/@name.
+ * RESERVE a mediated queue bound to [@off, @off + @len) of @file_fd: Read,
+ * and Write for a read+write binding.
  */
-static inline int np_client_bind(const char *name, int len)
+static inline int np_bind(int fd, int file_fd, __u32 nsid, __u64 off,
+			  __u64 len, __u32 access, __u32 mode)
+{
+	__u32 ops = 0;
+
+	if (mode == NVME_PEER_MODE_MEDIATED)
+		ops = NVME_PEER_OPS_READ |
+		      (access & NVME_PEER_ACCESS_WRITE ?
+		       NVME_PEER_OPS_WRITE : 0);
+	return np_bind_ops(fd, file_fd, nsid, off, len, access, mode, ops);
+}
+
+/*
+ * An np-client reserve line for a mediated queue of depth 16 in host
+ * memory whose policy allows @ops (np-client's letters), bound read-only
+ * to the first @len bytes of MNT/@name.
+ */
+static inline int np_client_bind_ops(const char *name, int len,
+				     const char *ops)
 {
 	return np_write(NP_DBG_CLIENT "/reserve",
-			"%s %d 16 %s %s %s 8192 cpu mediated r file=%s/%s,0,%d,r",
-			np_ctrl(), FS_NS, "host", "host", "host", MNT, name,
-			len);
+			"%s %d 16 %s %s %s 8192 cpu mediated %s file=%s/%s,0,%d,r",
+			np_ctrl(), FS_NS, "host", "host", "host", ops, MNT,
+			name, len);
+}
+
+/* The same with Read only. */
+static inline int np_client_bind(const char *name, int len)
+{
+	return np_client_bind_ops(name, len, "r");
 }
 
 /* The highest qid np-client holds, or -1. */
