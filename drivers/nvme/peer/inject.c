@@ -12,6 +12,10 @@
  *                        after giving a layout lease back, wait this long
  *                        (0: not at all), as a preempted work item would:
  *                        the breaker returns meanwhile
+ *   med_free_delay_ms    np_med_free() waits this long between taking a
+ *                        queue's mediation state away and freeing it, as
+ *                        a preempted release would: a fence draining the
+ *                        queue meanwhile must not read it
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
@@ -24,6 +28,7 @@
 static atomic_t np_inject_resets = ATOMIC_INIT(0);
 static atomic_t np_inject_delete_errors = ATOMIC_INIT(0);
 static u32 np_inject_lease_delay_ms;
+static u32 np_inject_med_free_delay_ms;
 static struct dentry *np_inject_dir;
 
 /* Take one from @count if it is not 0. */
@@ -57,6 +62,14 @@ void np_inject_lease_returned(void)
 		msleep(ms);
 }
 
+void np_inject_med_free(void)
+{
+	u32 ms = READ_ONCE(np_inject_med_free_delay_ms);
+
+	if (ms)
+		msleep(ms);
+}
+
 void np_inject_init(void)
 {
 	np_inject_dir = debugfs_create_dir("nvme-peer", NULL);
@@ -66,6 +79,8 @@ void np_inject_init(void)
 				&np_inject_delete_errors);
 	debugfs_create_u32("lease_return_delay_ms", 0600, np_inject_dir,
 			   &np_inject_lease_delay_ms);
+	debugfs_create_u32("med_free_delay_ms", 0600, np_inject_dir,
+			   &np_inject_med_free_delay_ms);
 }
 
 void np_inject_exit(void)

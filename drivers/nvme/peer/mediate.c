@@ -364,6 +364,7 @@ void np_med_free(struct nvme_peer_queue *q)
 	WARN_ON_ONCE(m && m->poller);
 	q->med = NULL;
 	mutex_unlock(&np_med_lock);
+	np_inject_med_free();
 	np_mem_free(q, &q->sdb);
 	np_mem_free(q, &q->prp);
 	np_mem_free(q, &q->hcq);

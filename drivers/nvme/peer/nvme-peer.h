@@ -323,6 +323,7 @@ extern const struct attribute_group *np_queue_groups[];
 void np_inject_reset(struct nvme_peer_ctrl *pctrl);
 int np_inject_admin_error(const struct nvme_command *c);
 void np_inject_lease_returned(void);
+void np_inject_med_free(void);
 void np_inject_init(void);
 void np_inject_exit(void);
 #else
@@ -334,6 +335,7 @@ static inline int np_inject_admin_error(const struct nvme_command *c)
 }
 
 static inline void np_inject_lease_returned(void) { }
+static inline void np_inject_med_free(void) { }
 static inline void np_inject_init(void) { }
 static inline void np_inject_exit(void) { }
 #endif

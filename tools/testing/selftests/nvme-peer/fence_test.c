@@ -130,9 +130,10 @@ static void *np_truncate_thread(void *arg)
 /*
  * The owner releases the queue while a layout break's fence waits for its
  * Writes: the release deletes the queue and frees its mediation state
- * under the fence, which reads the hardware CQ through it.  The fence
- * sees the state gone (nothing in flight) and the truncate returns.
- * Before, the fence read the freed state (KASAN use-after-free).
+ * under the fence, which reads the hardware CQ through it; the free is
+ * held 200 ms (fault injection med_free_delay_ms).  The fence sees the
+ * state gone (nothing in flight) and the truncate returns.  Before, the
+ * fence read q->med without the lock it is freed under.
  */
 TEST(release_during_a_layout_fence)
 {
@@ -165,9 +166,12 @@ TEST(release_during_a_layout_fence)
 	usleep(100000);
 	ASSERT_EQ(0, pthread_create(&t, NULL, np_truncate_thread, &file));
 	usleep(300000);		/* the fence drains: 1 s of Writes left */
+	/* the release's free takes 200 ms: the drain runs meanwhile */
+	ASSERT_EQ(0, np_write(NP_INJECT "/med_free_delay_ms", "200"));
 	np_unmap_all(&m);
 	close(fd);		/* release under the fence */
 	ASSERT_EQ(0, pthread_join(t, &ret));
+	np_write(NP_INJECT "/med_free_delay_ms", "0");
 	EXPECT_EQ(0, (long)ret);
 	close(file);
 	free(ext);
