@@ -12,6 +12,11 @@
  *                        after giving a layout lease back, wait this long
  *                        (0: not at all), as a preempted work item would:
  *                        the breaker returns meanwhile
+ *   poller_stall_ms, poller_stall_id
+ *                        the next pass of poller poller_stall_id sleeps
+ *                        poller_stall_ms holding the poller's lock, as a
+ *                        pass stuck on a read of a stalled peer BAR would;
+ *                        poller_stalling reads 1 meanwhile
  *   med_free_delay_ms    np_med_free() waits this long between taking a
  *                        queue's mediation state away and freeing it, as
  *                        a preempted release would: a fence draining the
@@ -29,6 +34,8 @@ static atomic_t np_inject_resets = ATOMIC_INIT(0);
 static atomic_t np_inject_delete_errors = ATOMIC_INIT(0);
 static u32 np_inject_lease_delay_ms;
 static u32 np_inject_med_free_delay_ms;
+static u32 np_inject_stall_ms, np_inject_stall_id;
+static bool np_inject_stalling;
 static struct dentry *np_inject_dir;
 
 /* Take one from @count if it is not 0. */
@@ -70,6 +77,21 @@ void np_inject_med_free(void)
 		msleep(ms);
 }
 
+void np_inject_poller_stall(unsigned int id)
+{
+	u32 ms;
+
+	if (!READ_ONCE(np_inject_stall_ms) ||
+	    READ_ONCE(np_inject_stall_id) != id)
+		return;
+	ms = xchg(&np_inject_stall_ms, 0);
+	if (!ms)
+		return;
+	WRITE_ONCE(np_inject_stalling, true);
+	msleep(ms);
+	WRITE_ONCE(np_inject_stalling, false);
+}
+
 void np_inject_init(void)
 {
 	np_inject_dir = debugfs_create_dir("nvme-peer", NULL);
@@ -81,6 +103,12 @@ void np_inject_init(void)
 			   &np_inject_lease_delay_ms);
 	debugfs_create_u32("med_free_delay_ms", 0600, np_inject_dir,
 			   &np_inject_med_free_delay_ms);
+	debugfs_create_u32("poller_stall_ms", 0600, np_inject_dir,
+			   &np_inject_stall_ms);
+	debugfs_create_u32("poller_stall_id", 0600, np_inject_dir,
+			   &np_inject_stall_id);
+	debugfs_create_bool("poller_stalling", 0400, np_inject_dir,
+			    &np_inject_stalling);
 }
 
 void np_inject_exit(void)

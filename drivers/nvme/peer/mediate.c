@@ -41,7 +41,12 @@
  * guards the pollers and which queue each serves; a poller's own lock
  * guards its list of queues and is held for a whole pass, so
  * np_med_stop() returning means no thread touches that queue's memory or
- * doorbells any more.  np_med_lock may be taken under the controller's
+ * doorbells any more.  np_med_stop() waits for that pass without
+ * np_med_lock: a pass stuck on a stalled peer BAR then stalls the stops
+ * of that poller's queues only, not every controller's events (the queue
+ * is marked leaving meanwhile; a second stop waits for the first, and a
+ * change of the number of pollers waits until no queue is leaving).
+ * np_med_lock may be taken under the controller's
  * shutdown lock (DOWN events): no poller takes another sleeping lock
  * while holding its own, and no thread is created or stopped under it.
  * Order: np_med_cfg_lock ->
@@ -90,6 +95,8 @@ struct np_med {
 	struct nvme_peer_queue *q;
 	struct list_head node;		/* on its poller's list while running */
 	struct np_poller *poller;	/* under np_med_lock; NULL: stopped */
+	/* under np_med_lock: np_med_stop() is taking it off this poller */
+	struct np_poller *leaving;
 	int poller_id;			/* read locklessly by sysfs; -1 */
 	u32 depth;
 
@@ -103,6 +110,10 @@ struct np_med {
 /* serialises changes of the number of pollers; never taken by events */
 static DEFINE_MUTEX(np_med_cfg_lock);
 static DEFINE_MUTEX(np_med_lock);
+/* queues being taken off a poller (np_med_stop()), under np_med_lock */
+static unsigned int np_med_nr_leaving;
+static unsigned int np_med_left_seq;	/* a queue left: wake the waiters */
+static DECLARE_WAIT_QUEUE_HEAD(np_med_left_wq);
 static struct np_poller np_pollers[NP_MED_MAX_POLLERS];
 /* running threads; changed under both locks, read under either */
 static unsigned int np_nr_pollers;
@@ -361,7 +372,7 @@ void np_med_free(struct nvme_peer_queue *q)
 
 	mutex_lock(&np_med_lock);
 	m = q->med;
-	WARN_ON_ONCE(m && m->poller);
+	WARN_ON_ONCE(m && (m->poller || m->leaving));
 	q->med = NULL;
 	mutex_unlock(&np_med_lock);
 	np_inject_med_free();
@@ -410,6 +421,7 @@ static unsigned int np_med_pass(struct np_poller *p, unsigned int *state)
 
 	*state = 0;
 	mutex_lock(&p->lock);
+	np_inject_poller_stall(p->id);
 	list_for_each_entry(m, &p->queues, node) {
 		done += np_mp_pass(&m->mp, batch);
 		*state |= NP_MED_ANY;
@@ -585,20 +597,6 @@ static void np_med_attach(struct np_med *m, struct np_poller *p)
 	wake_up(&p->wq);
 }
 
-/* On return @m's poller no longer touches it. */
-static void np_med_detach(struct np_med *m)
-{
-	struct np_poller *p = m->poller;
-
-	lockdep_assert_held(&np_med_lock);
-	mutex_lock(&p->lock);
-	list_del_init(&m->node);
-	mutex_unlock(&p->lock);
-	p->nr_queues--;
-	m->poller = NULL;
-	WRITE_ONCE(m->poller_id, -1);
-}
-
 /* Create poller @id's thread, not running yet; 0 or a negative errno. */
 static int np_med_poller_create(unsigned int id)
 {
@@ -641,6 +639,11 @@ static int np_med_resize(unsigned int n)
 		}
 	}
 	mutex_lock(&np_med_lock);
+	while (np_med_nr_leaving) {	/* np_med_stop() holds no lock now */
+		mutex_unlock(&np_med_lock);
+		wait_event(np_med_left_wq, !READ_ONCE(np_med_nr_leaving));
+		mutex_lock(&np_med_lock);
+	}
 	for (i = old; i < n; i++) {
 		np_med_bind(&np_pollers[i]);
 		wake_up_process(np_pollers[i].task);
@@ -725,7 +728,8 @@ void np_med_start(struct nvme_peer_queue *q)
 
 	mutex_lock(&np_med_lock);
 	spin_lock(&q->pctrl->state_lock);
-	start = q->state == NP_Q_ACTIVE && !m->poller && np_nr_pollers;
+	start = q->state == NP_Q_ACTIVE && !m->poller && !m->leaving &&
+		np_nr_pollers;
 	spin_unlock(&q->pctrl->state_lock);
 	if (start) {
 		mp->policy = &m->policy;
@@ -753,22 +757,69 @@ void np_med_start(struct nvme_peer_queue *q)
 	mutex_unlock(&np_med_lock);
 }
 
+/*
+ * Wait until @m, which another np_med_stop() is taking off its poller, has
+ * left it (or was freed: @q->med changed).  The wait itself reads only a
+ * counter, never @m.
+ */
+static void np_med_wait_left(struct nvme_peer_queue *q, struct np_med *m)
+{
+	unsigned int seq;
+	bool left;
+
+	for (;;) {
+		mutex_lock(&np_med_lock);
+		left = q->med != m || !m->leaving;
+		seq = np_med_left_seq;
+		mutex_unlock(&np_med_lock);
+		if (left)
+			return;
+		wait_event(np_med_left_wq, READ_ONCE(np_med_left_seq) != seq);
+	}
+}
+
 /**
  * np_med_stop() - stop serving a reservation
  * @q: the reservation (mediated or not)
  *
  * On return no poller reads or writes @q's queues or rings its doorbells.
- * May be called more than once.
+ * May be called more than once, and by several threads at once: the first
+ * takes the queue off its poller, waiting for the poller's pass without
+ * np_med_lock; the others wait for it.
  */
 void np_med_stop(struct nvme_peer_queue *q)
 {
+	struct np_poller *p = NULL;
 	struct np_med *m;
+	bool wait = false;
 
 	mutex_lock(&np_med_lock);
 	m = q->med;
-	if (m && m->poller)
-		np_med_detach(m);
+	if (m && m->poller) {
+		p = m->poller;
+		m->poller = NULL;
+		m->leaving = p;
+		p->nr_queues--;
+		np_med_nr_leaving++;
+		WRITE_ONCE(m->poller_id, -1);
+	} else if (m && m->leaving) {
+		wait = true;
+	}
 	mutex_unlock(&np_med_lock);
+
+	if (p) {
+		mutex_lock(&p->lock);	/* the pass in progress ends */
+		list_del_init(&m->node);
+		mutex_unlock(&p->lock);
+		mutex_lock(&np_med_lock);
+		m->leaving = NULL;
+		np_med_nr_leaving--;
+		WRITE_ONCE(np_med_left_seq, np_med_left_seq + 1);
+		mutex_unlock(&np_med_lock);
+		wake_up_all(&np_med_left_wq);
+	} else if (wait) {
+		np_med_wait_left(q, m);
+	}
 }
 
 /**

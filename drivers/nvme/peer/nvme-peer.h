@@ -324,6 +324,7 @@ void np_inject_reset(struct nvme_peer_ctrl *pctrl);
 int np_inject_admin_error(const struct nvme_command *c);
 void np_inject_lease_returned(void);
 void np_inject_med_free(void);
+void np_inject_poller_stall(unsigned int id);
 void np_inject_init(void);
 void np_inject_exit(void);
 #else
@@ -336,6 +337,7 @@ static inline int np_inject_admin_error(const struct nvme_command *c)
 
 static inline void np_inject_lease_returned(void) { }
 static inline void np_inject_med_free(void) { }
+static inline void np_inject_poller_stall(unsigned int id) { }
 static inline void np_inject_init(void) { }
 static inline void np_inject_exit(void) { }
 #endif

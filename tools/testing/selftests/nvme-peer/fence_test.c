@@ -177,6 +177,97 @@ TEST(release_during_a_layout_fence)
 	free(ext);
 }
 
+#define NP_PARAMS	"/sys/module/nvme_peer/parameters/"
+
+/* A mediated queue of namespace 1 on controller @n (nvmeN): its fd. */
+static int np_plain_queue(int n)
+{
+	struct nvme_peer_reserve r = {
+		.size = sizeof(r), .ctrl = n, .nsid = 1, .depth = 16,
+		.sq = NVME_PEER_PLACE_HOST, .cq = NVME_PEER_PLACE_HOST,
+		.data = NVME_PEER_PLACE_HOST, .data_size = 8192,
+	};
+	int fd = np_open();
+
+	if (fd < 0 || ioctl(fd, NVME_PEER_IOC_RESERVE, &r)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The poller serving @fd's queue on controller nvme@n, or -1. */
+static int np_poller_of_fd(int fd, int n)
+{
+	struct nvme_peer_info info;
+	char path[96];
+
+	if (np_query(fd, &info))
+		return -1;
+	snprintf(path, sizeof(path), "/sys/class/nvme/nvme%d/peer/q%u/poller",
+		 n, info.qid);
+	return np_read_num(path);
+}
+
+static int np_stalling(void)
+{
+	char buf[8];
+
+	return !np_read(NP_INJECT "/poller_stalling", buf, sizeof(buf)) &&
+	       buf[0] == 'Y';
+}
+
+static void *np_close_thread(void *arg)
+{
+	close(*(int *)arg);
+	return NULL;
+}
+
+/*
+ * A poller whose pass is stuck (on a stalled peer BAR read: fault
+ * injection, 3 s) stalls the stops of its own queues only.  A queue of
+ * controller 0 on the stuck poller is released (its stop waits for the
+ * pass); a queue of controller 1 on the other poller is released
+ * meanwhile and its release returns while the pass is still stuck.
+ * Before, the first stop waited holding the global np_med_lock, and every
+ * controller's stops and events waited behind it.
+ */
+TEST(a_stuck_poller_stalls_only_its_queues)
+{
+	long long was = np_read_num(NP_PARAMS "mediate_pollers");
+	int n0, n1, fa, fb, pa, pb, i;
+	pthread_t t;
+
+	if (np_no_slow())
+		SKIP(return, "%s", np_no_slow());
+	n0 = atoi(np_ctrl_of(np_nvme_pci(0)) + 4);
+	n1 = atoi(np_ctrl_of(np_nvme_pci(1)) + 4);
+	ASSERT_EQ(0, np_write(NP_PARAMS "mediate_pollers", "2"));
+	fa = np_plain_queue(n0);
+	fb = np_plain_queue(n1);
+	ASSERT_LE(0, fa);
+	ASSERT_LE(0, fb);
+	pa = np_poller_of_fd(fa, n0);
+	pb = np_poller_of_fd(fb, n1);
+	ASSERT_LE(0, pa);
+	ASSERT_LE(0, pb);
+	ASSERT_NE(pa, pb);
+
+	ASSERT_EQ(0, np_write(NP_INJECT "/poller_stall_id", "%d", pa));
+	ASSERT_EQ(0, np_write(NP_INJECT "/poller_stall_ms", "3000"));
+	for (i = 0; i < 200 && !np_stalling(); i++)
+		usleep(10000);
+	ASSERT_TRUE(np_stalling());
+	ASSERT_EQ(0, pthread_create(&t, NULL, np_close_thread, &fa));
+	usleep(200000);		/* its stop waits for the stuck pass */
+	close(fb);
+	EXPECT_TRUE(np_stalling())
+		TH_LOG("the other controller's release waited for the stuck poller");
+	pthread_join(t, NULL);
+	np_write(NP_PARAMS "mediate_pollers", "%lld", was);
+}
+
 FIXTURE(slow_accel) {
 	int buf;
 	unsigned char *mem;

@@ -906,4 +906,79 @@ TEST(lease_goes_with_the_binding_without_cap_lease)
 	close(file);
 }
 
+/* RESERVE a plain mediated queue of namespace 1 in a child: 0 or -errno. */
+static int np_reserve_in_child(int secs)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (!pid) {
+		struct nvme_peer_reserve r = {
+			.size = sizeof(r), .nsid = 1, .depth = 16,
+			.ctrl = strtoul(np_ctrl() + 4, NULL, 10),
+			.sq = NVME_PEER_PLACE_HOST, .cq = NVME_PEER_PLACE_HOST,
+			.data = NVME_PEER_PLACE_HOST, .data_size = 8192,
+		};
+		int fd = np_open(), i;
+
+		alarm(secs);
+		for (i = 0; i < 50; i++) {	/* -EAGAIN while it resets */
+			if (!ioctl(fd, NVME_PEER_IOC_RESERVE, &r))
+				_exit(0);
+			if (errno != EAGAIN)
+				_exit(errno);
+			usleep(100000);
+		}
+		_exit(EAGAIN);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -ECHILD;
+	if (WIFSIGNALED(st))
+		return -ETIMEDOUT;
+	return -WEXITSTATUS(st);
+}
+
+/*
+ * The file-system work of a binding's last reference (lease back, page
+ * cache dropped, times updated) must not run under the controller's lock:
+ * with the file system frozen it would block every reserve, release and
+ * removal of the controller.  A released rw binding whose Delete failed
+ * (fail_delete) is freed by the reset's work under pctrl->lock; with the
+ * file system frozen, a reserve on the controller still completes.
+ * Before: the reset's work blocked in the time update holding the lock,
+ * and the reserve waited for the thaw (here: 15 s, then killed).
+ */
+TEST(frozen_file_system_blocks_no_reserve)
+{
+	int fd, file, ret;
+	struct np_map m;
+	struct nvme_peer_file_extent *ext;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	file = np_mkfile("frozen", MIB, 74);
+	ASSERT_LE(0, file);
+	fd = np_open();
+	ASSERT_EQ(0, np_bind(fd, file, FS_NS, 0, MIB,
+			     NVME_PEER_ACCESS_READ | NVME_PEER_ACCESS_WRITE,
+			     NVME_PEER_MODE_MEDIATED));
+	ASSERT_EQ(0, np_map_all(fd, &m, 1));
+	ASSERT_LT(0, np_file_map(fd, &ext));
+	np_fill(m.data, 8192, 7474);
+	ASSERT_EQ(0, np_cmd_ns(fd, &m, NPQ_OPC_WRITE, FS_NS, ext[0].slba, 16,
+			       5000));
+	np_unmap_all(&m);
+	ASSERT_EQ(0, np_write(NP_INJECT "/fail_delete", "1"));
+	close(fd);		/* released; its SQ stays: not freed yet */
+	ASSERT_EQ(0, np_sys("xfs_io -x -c freeze " MNT));
+	ASSERT_EQ(0, np_write(np_ctrl_path("/sys/class/nvme/%s/reset_controller"),
+			      "1"));
+	ret = np_reserve_in_child(15);
+	np_sys("xfs_io -x -c thaw " MNT);
+	EXPECT_EQ(0, ret);
+	np_write(NP_INJECT "/fail_delete", "0");
+	close(file);
+	free(ext);
+}
+
 TEST_HARNESS_MAIN
