@@ -906,11 +906,15 @@ TEST(lease_goes_with_the_binding_without_cap_lease)
 	close(file);
 }
 
-/* RESERVE a plain mediated queue of namespace 1 in a child: 0 or -errno. */
-static int np_reserve_in_child(int secs)
+/*
+ * Reset the controller and RESERVE a plain mediated queue of namespace 1
+ * in a child; wait up to @secs for it (a child blocked in the kernel
+ * cannot be killed), then thaw MNT either way.  0, -errno, or -ETIMEDOUT.
+ */
+static int np_reset_reserve_thaw(int secs)
 {
 	pid_t pid = fork();
-	int st;
+	int st, i;
 
 	if (!pid) {
 		struct nvme_peer_reserve r = {
@@ -919,9 +923,11 @@ static int np_reserve_in_child(int secs)
 			.sq = NVME_PEER_PLACE_HOST, .cq = NVME_PEER_PLACE_HOST,
 			.data = NVME_PEER_PLACE_HOST, .data_size = 8192,
 		};
-		int fd = np_open(), i;
+		int fd = np_open();
 
-		alarm(secs);
+		if (np_write(np_ctrl_path("/sys/class/nvme/%s/reset_controller"),
+			     "1"))
+			_exit(EIO);
 		for (i = 0; i < 50; i++) {	/* -EAGAIN while it resets */
 			if (!ioctl(fd, NVME_PEER_IOC_RESERVE, &r))
 				_exit(0);
@@ -931,10 +937,18 @@ static int np_reserve_in_child(int secs)
 		}
 		_exit(EAGAIN);
 	}
-	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+	if (pid < 0)
 		return -ECHILD;
-	if (WIFSIGNALED(st))
+	for (i = 0; i < secs * 10; i++) {
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			break;
+		usleep(100000);
+	}
+	np_sys("xfs_io -x -c thaw " MNT);
+	if (i == secs * 10) {
+		waitpid(pid, &st, 0);	/* the thaw let it go on */
 		return -ETIMEDOUT;
+	}
 	return -WEXITSTATUS(st);
 }
 
@@ -946,7 +960,7 @@ static int np_reserve_in_child(int secs)
  * (fail_delete) is freed by the reset's work under pctrl->lock; with the
  * file system frozen, a reserve on the controller still completes.
  * Before: the reset's work blocked in the time update holding the lock,
- * and the reserve waited for the thaw (here: 15 s, then killed).
+ * and the reserve waited for the thaw (here: after 12 s).
  */
 TEST(frozen_file_system_blocks_no_reserve)
 {
@@ -971,10 +985,7 @@ TEST(frozen_file_system_blocks_no_reserve)
 	ASSERT_EQ(0, np_write(NP_INJECT "/fail_delete", "1"));
 	close(fd);		/* released; its SQ stays: not freed yet */
 	ASSERT_EQ(0, np_sys("xfs_io -x -c freeze " MNT));
-	ASSERT_EQ(0, np_write(np_ctrl_path("/sys/class/nvme/%s/reset_controller"),
-			      "1"));
-	ret = np_reserve_in_child(15);
-	np_sys("xfs_io -x -c thaw " MNT);
+	ret = np_reset_reserve_thaw(12);
 	EXPECT_EQ(0, ret);
 	np_write(NP_INJECT "/fail_delete", "0");
 	close(file);
