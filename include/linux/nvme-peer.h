@@ -144,8 +144,9 @@ struct nvme_peer_file {
  * @sq_buf: where the SQ is when @sq is %NVME_PEER_PLACE_DMABUF
  * @cq_buf: where the CQ is when @cq is %NVME_PEER_PLACE_DMABUF
  * @data_buf: where the data buffer is when @data is %NVME_PEER_PLACE_DMABUF
- * @require_p2p: fail with -EXDEV rather than use a dma-buf region that is
- *	in system memory
+ * @require_p2p: fail with -EXDEV rather than use a dma-buf region whose
+ *	location is not %NVME_PEER_LOC_P2P (the exporter did not agree to
+ *	peer-to-peer, or some of the controller's DMA to it reaches System RAM)
  */
 struct nvme_peer_params {
 	u32 nsid;

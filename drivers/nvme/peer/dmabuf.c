@@ -22,12 +22,14 @@
  * active.  Nothing pins the buffer; nothing holds the exporter's device.
  */
 #include <linux/dma-buf.h>
+#include <linux/dma-direct.h>
 #include <linux/dma-fence.h>
 #include <linux/dma-resv.h>
+#include <linux/iommu.h>
 #include <linux/iosys-map.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/pci.h>
-#include <linux/pci-p2pdma.h>
 #include <linux/slab.h>
 
 #include "nvme-peer.h"
@@ -134,21 +136,81 @@ int np_dmabuf_validate(const struct nvme_peer_params *p)
 }
 
 /*
- * Where the exporter's mapping really is: device memory when no entry is
- * a host page (no struct page, or a P2PDMA page), else system memory.
+ * The CPU physical address the controller's DMA to @dma reaches, or
+ * PHYS_ADDR_MAX when its IOMMU domain @dom translates and maps nothing
+ * there: then @dma is a PCI bus address routed below the IOMMU (P2PDMA
+ * through a switch), never host memory (iommu-dma keeps the host bridge
+ * windows out of every IOVA space).  Without a translating domain the DMA
+ * address is the bus address dma-direct made of a physical one.
  */
-static enum nvme_peer_location np_dmabuf_location(struct sg_table *sgt)
+static phys_addr_t np_dmabuf_phys(struct device *dev,
+				  struct iommu_domain *dom, dma_addr_t dma)
 {
-	struct scatterlist *sg;
-	struct page *page;
-	int i;
+	phys_addr_t phys;
 
-	for_each_sgtable_sg(sgt, sg, i) {
-		page = sg_page(sg);
-		if (page && !is_pci_p2pdma_page(page))
-			return NVME_PEER_LOC_SYSTEM;
+	if (!dom || !(dom->type & __IOMMU_DOMAIN_PAGING))
+		return dma_to_phys(dev, dma);
+	phys = iommu_iova_to_phys(dom, dma);
+	return phys ? phys : PHYS_ADDR_MAX;
+}
+
+/* Whether [@phys, @phys + @len) touches the host's System RAM. */
+static bool np_dmabuf_ram(phys_addr_t phys, u64 len)
+{
+	if (phys == PHYS_ADDR_MAX)
+		return false;
+	return region_intersects(phys, len, IORESOURCE_SYSTEM_RAM,
+				 IORES_DESC_NONE) != REGION_DISJOINT;
+}
+
+/**
+ * np_dmabuf_location() - where the controller's mapping of a range really is
+ * @dev: the controller's device, which the range is mapped for
+ * @dom: @dev's IOMMU domain (NULL for none)
+ * @peer2peer: the attachment's peer2peer after the exporter's attach: it
+ *	agreed to hand the controller device memory
+ * @segs: the controller's pieces of the range (np_dmabuf_segs())
+ * @n: how many
+ *
+ * An importer may use the DMA addresses of the exporter's sg table, never
+ * its pages (CONFIG_DMABUF_DEBUG scrambles them, and device memory has
+ * none).  An exporter that did not agree to peer-to-peer must give system
+ * memory.  Otherwise the addresses say it: each page of each piece is
+ * followed to the CPU physical address the controller's DMA reaches
+ * (through @dom where it translates), and the range is system memory if
+ * any of it is System RAM.  So a range is never reported %NVME_PEER_LOC_P2P
+ * while the controller writes host memory; the error, where a platform's
+ * bus addresses cannot be followed back, is the other way.
+ *
+ * Return: %NVME_PEER_LOC_P2P or %NVME_PEER_LOC_SYSTEM.
+ */
+static enum nvme_peer_location
+np_dmabuf_location(struct device *dev, struct iommu_domain *dom,
+		   bool peer2peer, const struct np_dmabuf_seg *segs,
+		   unsigned int n)
+{
+	phys_addr_t start = 0, phys;
+	u64 len = 0, pos;
+	unsigned int i;
+
+	if (!peer2peer)
+		return NVME_PEER_LOC_SYSTEM;
+	for (i = 0; i < n; i++) {
+		for (pos = 0; pos < segs[i].len; pos += PAGE_SIZE) {
+			phys = np_dmabuf_phys(dev, dom, segs[i].dma + pos);
+			if (len && phys != PHYS_ADDR_MAX &&
+			    start != PHYS_ADDR_MAX && phys == start + len) {
+				len += PAGE_SIZE;	/* one run, one lookup */
+				continue;
+			}
+			if (len && np_dmabuf_ram(start, len))
+				return NVME_PEER_LOC_SYSTEM;
+			start = phys;
+			len = PAGE_SIZE;
+		}
 	}
-	return NVME_PEER_LOC_P2P;
+	return len && np_dmabuf_ram(start, len) ? NVME_PEER_LOC_SYSTEM :
+						  NVME_PEER_LOC_P2P;
 }
 
 /*
@@ -249,7 +311,6 @@ static int np_dmabuf_map(struct np_dmabuf *d)
 		d->sgt = NULL;
 		return n;
 	}
-	m->loc = np_dmabuf_location(d->sgt);
 	d->segs = kcalloc(d->sgt->nents, sizeof(*d->segs), GFP_KERNEL);
 	if (!d->segs)
 		return -ENOMEM;
@@ -257,6 +318,9 @@ static int np_dmabuf_map(struct np_dmabuf *d)
 	if (n < 0)
 		return n;
 	d->nr_segs = n;
+	m->loc = np_dmabuf_location(d->attach->dev,
+				    iommu_get_domain_for_dev(d->attach->dev),
+				    d->attach->peer2peer, d->segs, n);
 	m->ctrl_dma = d->segs[0].dma;
 	if (n > 1 && !np_mediated(q))
 		return -EOPNOTSUPP;

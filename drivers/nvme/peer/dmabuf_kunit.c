@@ -130,20 +130,122 @@ static void np_test_dmabuf_unaligned(struct kunit *test)
 	sg_free_table(sgt);
 }
 
-/* Host pages are system memory; entries without pages device memory. */
+/*
+ * Addresses for the location tests: a host page pair (System RAM), and a
+ * "BAR": the top of the physical address space, where no System RAM is.
+ * A fake IOMMU maps IOVA NP_IOVA + [0, 2 pages) to the BAR, the next two
+ * pages to the host pages, and nothing else (a bus address that bypasses
+ * it, as P2PDMA below a switch).
+ */
+#define NP_IOVA		0x100000
+static phys_addr_t np_test_ram;
+#define NP_TEST_BAR	((PHYS_ADDR_MAX & PAGE_MASK) - 16 * PAGE_SIZE)
+
+static phys_addr_t np_test_iova_to_phys(struct iommu_domain *dom,
+					dma_addr_t iova)
+{
+	if (iova >= NP_IOVA && iova < NP_IOVA + 2 * PAGE_SIZE)
+		return NP_TEST_BAR + (iova - NP_IOVA);
+	if (iova >= NP_IOVA + 2 * PAGE_SIZE && iova < NP_IOVA + 4 * PAGE_SIZE)
+		return np_test_ram + (iova - NP_IOVA - 2 * PAGE_SIZE);
+	return 0;
+}
+
+static const struct iommu_domain_ops np_test_iommu_ops = {
+	.iova_to_phys = np_test_iova_to_phys,
+};
+
+#define NP_SEG(a, l)	((struct np_dmabuf_seg){ .dma = (a), .len = (l) })
+
+/*
+ * Where a range is, from the attachment's peer2peer and the controller's
+ * DMA addresses only: never from a page.
+ */
 static void np_test_dmabuf_location(struct kunit *test)
 {
-	static const dma_addr_t dma[] = { 0x100000 };
-	static const unsigned int len[] = { PAGE_SIZE };
-	struct page *page = alloc_page(GFP_KERNEL);
-	struct sg_table *sgt;
+	struct device *dev = kunit_kzalloc(test, sizeof(*dev), GFP_KERNEL);
+	struct iommu_domain paging = { .type = IOMMU_DOMAIN_UNMANAGED,
+				       .ops = &np_test_iommu_ops };
+	struct iommu_domain ident = { .type = IOMMU_DOMAIN_IDENTITY };
+	struct page *page = alloc_pages(GFP_KERNEL, 1);
+	struct np_dmabuf_seg s[2];
+	dma_addr_t ram, bar;
 
+	KUNIT_ASSERT_NOT_NULL(test, dev);
 	KUNIT_ASSERT_NOT_NULL(test, page);
-	sgt = np_test_sgt(test, dma, len, 1, NULL);
-	KUNIT_EXPECT_EQ(test, np_dmabuf_location(sgt), NVME_PEER_LOC_P2P);
-	sg_free_table(sgt);
-	sgt = np_test_sgt(test, dma, len, 1, page);
-	KUNIT_EXPECT_EQ(test, np_dmabuf_location(sgt), NVME_PEER_LOC_SYSTEM);
+	np_test_ram = page_to_phys(page);
+	ram = phys_to_dma(dev, np_test_ram);
+	bar = phys_to_dma(dev, NP_TEST_BAR);
+
+	/* no peer-to-peer agreed: the exporter must give system memory */
+	s[0] = NP_SEG(bar, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, np_dmabuf_location(dev, NULL, false, s, 1),
+			NVME_PEER_LOC_SYSTEM);
+
+	/* no IOMMU, or an identity domain: the DMA address is the bus's */
+	KUNIT_EXPECT_EQ(test, np_dmabuf_location(dev, NULL, true, s, 1),
+			NVME_PEER_LOC_P2P);
+	KUNIT_EXPECT_EQ(test, np_dmabuf_location(dev, &ident, true, s, 1),
+			NVME_PEER_LOC_P2P);
+	s[0] = NP_SEG(ram, 2 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, np_dmabuf_location(dev, NULL, true, s, 1),
+			NVME_PEER_LOC_SYSTEM);
+	KUNIT_EXPECT_EQ(test, np_dmabuf_location(dev, &ident, true, s, 1),
+			NVME_PEER_LOC_SYSTEM);
+	/* one piece of host memory among device memory is enough */
+	s[0] = NP_SEG(bar, 2 * PAGE_SIZE);
+	s[1] = NP_SEG(ram + PAGE_SIZE, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, np_dmabuf_location(dev, NULL, true, s, 2),
+			NVME_PEER_LOC_SYSTEM);
+
+	/* a translating IOMMU: followed page by page */
+	s[0] = NP_SEG(NP_IOVA, 2 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, np_dmabuf_location(dev, &paging, true, s, 1),
+			NVME_PEER_LOC_P2P);
+	s[0] = NP_SEG(NP_IOVA + 2 * PAGE_SIZE, 2 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, np_dmabuf_location(dev, &paging, true, s, 1),
+			NVME_PEER_LOC_SYSTEM);
+	/* contiguous for the controller, device then host memory */
+	s[0] = NP_SEG(NP_IOVA + PAGE_SIZE, 2 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, np_dmabuf_location(dev, &paging, true, s, 1),
+			NVME_PEER_LOC_SYSTEM);
+	/* not mapped by the IOMMU: a bus address routed below it */
+	s[0] = NP_SEG(0x40000000, PAGE_SIZE);
+	s[1] = NP_SEG(NP_IOVA, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, np_dmabuf_location(dev, &paging, true, s, 2),
+			NVME_PEER_LOC_P2P);
+	__free_pages(page, 1);
+}
+
+/*
+ * CONFIG_DMABUF_DEBUG's scrambled page pointers, done here on every
+ * kernel: the pieces and the location come from the DMA addresses alone
+ * (the old np_dmabuf_location() dereferenced the scrambled pages).
+ */
+static void np_test_dmabuf_scrambled(struct kunit *test)
+{
+	static const unsigned int len[] = { PAGE_SIZE, PAGE_SIZE };
+	const dma_addr_t dma[] = { NP_TEST_BAR, NP_TEST_BAR + PAGE_SIZE };
+	struct device *dev = kunit_kzalloc(test, sizeof(*dev), GFP_KERNEL);
+	struct page *page = alloc_page(GFP_KERNEL);
+	struct np_dmabuf_seg segs[2];
+	struct scatterlist *sg;
+	struct sg_table *sgt;
+	int i, n;
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	sgt = np_test_sgt(test, dma, len, 2, page);
+	for_each_sgtable_sg(sgt, sg, i)
+		sg->page_link ^= ~0xffUL;	/* dma-buf.c's mangle_sg_table() */
+	n = np_dmabuf_segs(sgt, 0, 2 * PAGE_SIZE, segs);
+	KUNIT_EXPECT_EQ(test, n, 1);
+	if (n == 1)
+		KUNIT_EXPECT_EQ(test, np_dmabuf_location(dev, NULL, true,
+							 segs, n),
+				NVME_PEER_LOC_P2P);
+	for_each_sgtable_sg(sgt, sg, i)
+		sg->page_link ^= ~0xffUL;
 	sg_free_table(sgt);
 	__free_page(page);
 }
@@ -153,6 +255,7 @@ static struct kunit_case nvme_peer_dmabuf_cases[] = {
 	KUNIT_CASE(np_test_dmabuf_segs),
 	KUNIT_CASE(np_test_dmabuf_unaligned),
 	KUNIT_CASE(np_test_dmabuf_location),
+	KUNIT_CASE(np_test_dmabuf_scrambled),
 	{}
 };
 

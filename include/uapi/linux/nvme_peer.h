@@ -41,8 +41,10 @@ enum nvme_peer_placement {
  * @NVME_PEER_LOC_SYSTEM: system memory (host pages)
  * @NVME_PEER_LOC_P2P: a device's memory, reached peer-to-peer
  *
- * For a dma-buf region, as the exporter's mapping for the controller says:
- * entries without a struct page or with P2PDMA pages are device memory.
+ * For a dma-buf region: P2P when the exporter agreed to peer-to-peer with
+ * the controller and none of the controller's DMA addresses for the range
+ * leads to System RAM (see "GPU memory through dma-buf" in
+ * Documentation/nvme/peer-queues.rst).
  */
 enum nvme_peer_location {
 	NVME_PEER_LOC_NONE,

@@ -112,8 +112,11 @@ TEST_F(accel, io_in_exporter_memory)
 	ASSERT_EQ(0, np_q_map(&q, fd, variant->cq_in_buf ? self->buf : -1,
 			      NP_DATA));
 	EXPECT_EQ(NVME_PEER_PLACE_DMABUF, q.info.data_placement);
+	/* BAR memory without struct pages, known from its addresses */
 	EXPECT_EQ(NVME_PEER_LOC_P2P, q.info.data_location);
 	EXPECT_EQ(NVME_PEER_LOC_SYSTEM, q.info.sq_location);
+	if (variant->cq_in_buf)
+		EXPECT_EQ(NVME_PEER_LOC_P2P, q.info.cq_location);
 	EXPECT_STREQ("p2p", np_q_attr(&q, "data_location"));
 	EXPECT_STREQ("dmabuf", np_q_attr(&q, "data_placement"));
 	EXPECT_EQ(0, q.info.data_addr);		/* offset in the dma-buf */
@@ -396,8 +399,15 @@ TEST(malformed)
 						     4096 };
 	fd = np_rsv(&r);
 	EXPECT_TRUE(fd >= 0 || fd == -EOPNOTSUPP) TH_LOG("%d", fd);
-	if (fd >= 0)
+	if (fd >= 0) {
+		struct np_q q = { .fd = fd };
+
+		/* host memory, known without the exporter's pages */
+		ASSERT_EQ(0, np_query(fd, &q.info));
+		EXPECT_EQ(NVME_PEER_LOC_SYSTEM, q.info.sq_location);
+		EXPECT_EQ(NVME_PEER_LOC_SYSTEM, q.info.data_location);
 		close(fd);
+	}
 	close(null);
 	close(buf);
 	close(memfd);
