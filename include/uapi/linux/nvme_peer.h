@@ -137,12 +137,19 @@ struct nvme_peer_extent {
 
 /**
  * struct nvme_peer_dmabuf_region - a queue or the data buffer in a dma-buf
- * @fd: the dma-buf (placement %NVME_PEER_PLACE_DMABUF; else 0)
+ * @fd: the dma-buf; read only when the region's placement is
+ *	%NVME_PEER_PLACE_DMABUF, where every fd, 0 included, is valid.  For
+ *	any other placement it must be 0 (-EINVAL)
  * @rsvd: 0
- * @offset: where the region starts in the dma-buf, page aligned
+ * @offset: where the region starts in the dma-buf, page aligned; 0 for
+ *	other placements (-EINVAL)
  * @length: bytes, a page multiple inside the dma-buf: at least the queue's
  *	size (depth * 64 for the SQ, depth * 16 for the CQ, page aligned), or
- *	exactly @data_size for the data buffer
+ *	exactly @data_size for the data buffer; 0 for other placements
+ *	(-EINVAL)
+ *
+ * The placement (struct nvme_peer_reserve @sq, @cq, @data) alone says
+ * whether a region is in a dma-buf; @fd 0 does not mean "none".
  */
 struct nvme_peer_dmabuf_region {
 	__s32 fd;

@@ -259,6 +259,46 @@ TEST_F(accel, move_revokes)
 	np_q_close(&q);
 }
 
+/*
+ * A region is a dma-buf because its placement says so, whatever its fd,
+ * and its fd is read then only: fd 0 is looked up like any other (closed:
+ * EBADF; not a dma-buf: EINVAL), never taken for "none"; a region placed
+ * in host memory reads no fd, not even a closed 0 (issue 20, item 12).
+ * Nothing here imports a buffer.
+ */
+TEST(dmabuf_fd_0_is_read)
+{
+	int saved, null, dev = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
+	struct nvme_peer_reserve r;
+
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
+	saved = dup(0);
+	null = open("/dev/null", O_RDWR);
+	ASSERT_LE(0, dev);
+	ASSERT_LE(0, saved);
+	ASSERT_LE(0, null);
+	np_rsv_init(&r, NVME_PEER_MODE_MEDIATED);
+	r.data_buf.length = NP_DATA;		/* .fd = 0 */
+	close(0);
+	EXPECT_EQ(-1, ioctl(dev, NVME_PEER_IOC_RESERVE, &r));
+	EXPECT_EQ(EBADF, errno);
+	ASSERT_EQ(0, dup2(null, 0));
+	EXPECT_EQ(-1, ioctl(dev, NVME_PEER_IOC_RESERVE, &r));
+	EXPECT_EQ(EINVAL, errno);
+	/* a region in host memory names no dma-buf range */
+	r.data = NVME_PEER_PLACE_HOST;
+	EXPECT_EQ(-1, ioctl(dev, NVME_PEER_IOC_RESERVE, &r));
+	EXPECT_EQ(EINVAL, errno);
+	r.data_buf.length = 0;
+	close(0);
+	EXPECT_EQ(0, ioctl(dev, NVME_PEER_IOC_RESERVE, &r));
+	ASSERT_EQ(0, dup2(saved, 0));
+	close(saved);
+	close(null);
+	close(dev);
+}
+
 /* No P2P path: the exporter refuses, and with require_p2p so does udmabuf. */
 TEST(require_p2p)
 {
@@ -336,6 +376,51 @@ TEST(udmabuf_io)
 	close(memfd);
 	free(blk);
 	free(got);
+}
+
+/*
+ * A process whose dma-buf is fd 0 reserves and does I/O with it like with
+ * any other fd (issue 20, item 12).
+ */
+TEST(dmabuf_at_fd_0)
+{
+	int buf, memfd, fd, saved;
+	struct nvme_peer_reserve r;
+	unsigned char *disk, *got;
+	struct np_q q;
+
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
+	buf = np_udmabuf(NP_DATA, &memfd);
+	if (buf == -ENOENT)
+		SKIP(return, "no /dev/udmabuf");
+	ASSERT_LE(0, buf);
+	saved = dup(0);
+	ASSERT_LE(0, saved);
+	ASSERT_EQ(0, dup2(buf, 0));
+	close(buf);
+	np_rsv_init(&r, NVME_PEER_MODE_MEDIATED);
+	r.data_buf.length = NP_DATA;		/* .fd = 0: the dma-buf */
+	fd = np_rsv(&r);
+	ASSERT_EQ(0, dup2(saved, 0));		/* fd 0 back; the buffer held */
+	close(saved);
+	ASSERT_LE(0, fd) TH_LOG("RESERVE with the dma-buf at fd 0: %d", fd);
+	ASSERT_EQ(0, np_q_map(&q, fd, -1, 0));
+	EXPECT_EQ(NVME_PEER_PLACE_DMABUF, q.info.data_placement);
+	EXPECT_EQ(NP_DATA, q.info.data_size);
+	/* a Read lands in the memfd's pages */
+	disk = np_aligned(4096);
+	got = np_aligned(4096);
+	ASSERT_TRUE(disk && got);
+	np_fill(disk, 4096, 903);
+	ASSERT_EQ(0, np_blk_io(np_bdev(), 1, 17000 * 512, disk, 4096));
+	EXPECT_EQ(0, np_q_cmd(&q, 0x02, 17000, 8, 4096));
+	EXPECT_EQ(4096, pread(memfd, got, 4096, 4096));
+	EXPECT_EQ(0, memcmp(disk, got, 4096));
+	np_q_close(&q);
+	free(disk);
+	free(got);
+	close(memfd);
 }
 
 /* Malformed requests: an errno each, nothing held afterwards. */
