@@ -353,16 +353,27 @@ static bool np_same_iommu_group(struct pci_dev *a, struct pci_dev *b)
  * np_guarantee() - what confines the peer of a reservation if it is hostile
  * @q: the reservation
  *
- * Return: see &enum nvme_peer_guarantee.  Direct mode never confines a
- * hostile peer: it writes commands the controller executes as they are.
- * A peer in the controller's IOMMU group shares its DMA mappings, the
- * hardware SQ's included, so it gets at most IOMMU_SWITCH.
+ * The peer is whoever can write commands: the shadow SQ and its doorbell.
+ * Direct mode never confines a hostile peer: it writes commands the
+ * controller executes as they are.  A shadow SQ in a dma-buf is written by
+ * the exporter's device, or any other the buffer is shared with: nvme-peer
+ * knows none of them, so nothing it can name confines them (NONE), with or
+ * without a peer device.  Without a peer device and with the shadow SQ in
+ * host memory only a process writes commands (CPU), also when a device
+ * fills the data buffer or reads the CQ in a dma-buf: neither carries a
+ * command past the guard.  A peer in the controller's IOMMU group shares
+ * its DMA mappings, the hardware SQ's included, so it gets at most
+ * IOMMU_SWITCH.
+ *
+ * Return: see &enum nvme_peer_guarantee.
  */
 enum nvme_peer_guarantee np_guarantee(struct nvme_peer_queue *q)
 {
 	struct pci_dev *ctrl = q->pctrl->info.pdev;
 
 	if (!np_mediated(q))
+		return NVME_PEER_GUARANTEE_NONE;
+	if (q->params.sq == NVME_PEER_PLACE_DMABUF)
 		return NVME_PEER_GUARANTEE_NONE;
 	if (!q->peer)
 		return NVME_PEER_GUARANTEE_CPU;

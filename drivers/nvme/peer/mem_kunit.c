@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite nvme_peer_mem: mem.c's pure parts, where a queue's doorbells
- * are. Included at the end of mem.c (the KUnit #include pattern), so it
- * tests static functions; it runs when nvme-peer loads.
+ * are and the guarantee of a reservation with a dma-buf.  Included at the
+ * end of mem.c (the KUnit #include pattern), so it tests static functions;
+ * it runs when nvme-peer loads.
  */
 #include <kunit/test.h>
 
@@ -52,8 +53,56 @@ static void np_test_db_region(struct kunit *test)
 	}
 }
 
+/* ---- guarantees ---------------------------------------------------------------- */
+
+/*
+ * Without a peer device the guarantee is the CPU's only while the shadow
+ * SQ is in host memory: in a dma-buf a device nvme-peer does not know
+ * writes the commands.
+ */
+static void np_test_guarantee_dmabuf(struct kunit *test)
+{
+	struct nvme_peer_ctrl *pctrl = kunit_kzalloc(test, sizeof(*pctrl),
+						     GFP_KERNEL);
+	struct nvme_peer_queue *q = kunit_kzalloc(test, sizeof(*q),
+						  GFP_KERNEL);
+	struct pci_dev *peer = kunit_kzalloc(test, sizeof(*peer), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, pctrl);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	KUNIT_ASSERT_NOT_NULL(test, peer);
+	q->pctrl = pctrl;
+	q->params.mode = NVME_PEER_MODE_MEDIATED;
+	q->params.sq = NVME_PEER_PLACE_HOST;
+	q->params.cq = NVME_PEER_PLACE_HOST;
+	q->params.data = NVME_PEER_PLACE_HOST;
+	KUNIT_EXPECT_EQ(test, np_guarantee(q), NVME_PEER_GUARANTEE_CPU);
+
+	/* a device fills the data and reads the CQ: commands stay the CPU's */
+	q->params.data = NVME_PEER_PLACE_DMABUF;
+	q->params.cq = NVME_PEER_PLACE_DMABUF;
+	KUNIT_EXPECT_EQ(test, np_guarantee(q), NVME_PEER_GUARANTEE_CPU);
+
+	/* a device writes the shadow SQ */
+	q->params.sq = NVME_PEER_PLACE_DMABUF;
+	KUNIT_EXPECT_EQ(test, np_guarantee(q), NVME_PEER_GUARANTEE_NONE);
+	q->params.cq = NVME_PEER_PLACE_HOST;
+	q->params.data = NVME_PEER_PLACE_HOST;
+	KUNIT_EXPECT_EQ(test, np_guarantee(q), NVME_PEER_GUARANTEE_NONE);
+	/* also beside a peer device: the buffer's other devices may write */
+	q->peer = peer;
+	KUNIT_EXPECT_EQ(test, np_guarantee(q), NVME_PEER_GUARANTEE_NONE);
+
+	/* direct mode: nothing, as always */
+	q->peer = NULL;
+	q->params.sq = NVME_PEER_PLACE_HOST;
+	q->params.mode = NVME_PEER_MODE_DIRECT;
+	KUNIT_EXPECT_EQ(test, np_guarantee(q), NVME_PEER_GUARANTEE_NONE);
+}
+
 static struct kunit_case nvme_peer_mem_cases[] = {
 	KUNIT_CASE(np_test_db_region),
+	KUNIT_CASE(np_test_guarantee_dmabuf),
 	{}
 };
 

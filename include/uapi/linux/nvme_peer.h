@@ -89,7 +89,8 @@ enum nvme_peer_mode {
  * @NVME_PEER_GUARANTEE_NONE: nothing: the guard (mediated mode) stops wrong
  *	commands from a well-behaved peer, but a malicious device can write the
  *	controller's registers, its memory buffer and host memory (no IOMMU, an
- *	identity IOMMU domain, or direct mode).
+ *	identity IOMMU domain, or direct mode); or the shadow SQ is in a dma-buf,
+ *	written by devices nvme-peer does not know.
  * @NVME_PEER_GUARANTEE_IOMMU_SWITCH: an IOMMU translates the peer, but it
  *	shares a PCIe switch with the controller and no ACS redirect sends its
  *	peer-to-peer writes up to the IOMMU, or it is in the controller's IOMMU
@@ -98,7 +99,8 @@ enum nvme_peer_mode {
  *	path: it reaches only what was mapped for it, never the hardware queues
  *	or doorbells of a mediated reservation.
  * @NVME_PEER_GUARANTEE_CPU: the peer is the CPU (a process): it reaches only
- *	the pages it mapped.
+ *	the pages it mapped.  A device may fill its data buffer or read its CQ
+ *	in a dma-buf; the commands come from a shadow SQ in host memory.
  */
 enum nvme_peer_guarantee {
 	NVME_PEER_GUARANTEE_NONE,

@@ -117,6 +117,10 @@ TEST_F(accel, io_in_exporter_memory)
 	EXPECT_EQ(NVME_PEER_LOC_SYSTEM, q.info.sq_location);
 	if (variant->cq_in_buf)
 		EXPECT_EQ(NVME_PEER_LOC_P2P, q.info.cq_location);
+	/* the process writes the commands, in host memory */
+	EXPECT_EQ(variant->mode == NVME_PEER_MODE_MEDIATED ?
+		  NVME_PEER_GUARANTEE_CPU : NVME_PEER_GUARANTEE_NONE,
+		  q.info.guarantee);
 	EXPECT_STREQ("p2p", np_q_attr(&q, "data_location"));
 	EXPECT_STREQ("dmabuf", np_q_attr(&q, "data_placement"));
 	EXPECT_EQ(0, q.info.data_addr);		/* offset in the dma-buf */
@@ -487,10 +491,15 @@ TEST(malformed)
 	if (fd >= 0) {
 		struct np_q q = { .fd = fd };
 
-		/* host memory, known without the exporter's pages */
+		/*
+		 * host memory, known without the exporter's pages; commands
+		 * in a dma-buf: written by devices nvme-peer does not know
+		 */
 		ASSERT_EQ(0, np_query(fd, &q.info));
 		EXPECT_EQ(NVME_PEER_LOC_SYSTEM, q.info.sq_location);
 		EXPECT_EQ(NVME_PEER_LOC_SYSTEM, q.info.data_location);
+		EXPECT_EQ(NVME_PEER_GUARANTEE_NONE, q.info.guarantee);
+		EXPECT_STREQ("none", np_q_attr(&q, "guarantee"));
 		close(fd);
 	}
 	close(null);
