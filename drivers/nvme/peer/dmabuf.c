@@ -448,11 +448,7 @@ static void np_dmabuf_move_notify(struct dma_buf_attachment *attach)
 	WRITE_ONCE(d->moved, true);
 	if (!d->sgt)
 		return;
-	np_revoke_unlocked(q->pctrl, 0, q, NVME_PEER_REASON_MOVED);
-	np_med_stop(q);
-	spin_lock(&q->pctrl->state_lock);
-	quiet = np_hw_quiet(q);
-	spin_unlock(&q->pctrl->state_lock);
+	quiet = np_fence_start(q, NVME_PEER_REASON_MOVED);
 	if (!quiet && np_dmabuf_publish(d)) {
 		dev_warn(&q->pctrl->info.pdev->dev,
 			 "nvme-peer: qid %u: no memory for a move's fence: fencing under the exporter's lock\n",

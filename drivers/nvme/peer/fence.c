@@ -141,6 +141,24 @@ static bool np_fence_quiet_arg(void *q)
 	return np_fence_quiet(q);
 }
 
+/**
+ * np_fence_start() - the quick first half of a fence, for atomic-ish callers
+ * @q: the reservation
+ * @reason: why
+ *
+ * Revokes @q (its owner is told) and stops its poller, as np_fence() does
+ * first; for a caller that must not wait (dma-buf's move_notify()) and
+ * hands the wait to np_fence() elsewhere.
+ *
+ * Return: true if the controller cannot run @q any more: no wait needed.
+ */
+bool np_fence_start(struct nvme_peer_queue *q, enum nvme_peer_reason reason)
+{
+	np_revoke_unlocked(q->pctrl, 0, q, reason);
+	np_med_stop(q);
+	return np_fence_quiet(q);
+}
+
 /* np_fence() without the mark */
 static enum np_fence_how np_fence_wait(struct nvme_peer_queue *q,
 				       enum nvme_peer_reason reason,
@@ -149,9 +167,7 @@ static enum np_fence_how np_fence_wait(struct nvme_peer_queue *q,
 	struct nvme_peer_ctrl *pctrl = q->pctrl;
 	char why[48];
 
-	np_revoke_unlocked(pctrl, 0, q, reason);
-	np_med_stop(q);
-	if (np_fence_quiet(q))
+	if (np_fence_start(q, reason))
 		return NP_FENCED_GONE;
 	if (np_mediated(q) && np_fence_drain(q, budget))
 		return NP_FENCED_DRAINED;

@@ -261,6 +261,7 @@ enum np_fence_how {
 enum np_fence_how np_fence(struct nvme_peer_queue *q,
 			   enum nvme_peer_reason reason, unsigned long budget,
 			   unsigned int flags);
+bool np_fence_start(struct nvme_peer_queue *q, enum nvme_peer_reason reason);
 const char *np_fence_how_name(enum np_fence_how how);
 bool np_hw_quiet(struct nvme_peer_queue *q);
 void np_ctrl_reset_wait(struct nvme_peer_ctrl *pctrl, bool live);
@@ -325,6 +326,7 @@ int np_inject_admin_error(const struct nvme_command *c);
 void np_inject_lease_returned(void);
 void np_inject_med_free(void);
 void np_inject_poller_stall(unsigned int id);
+void np_inject_down(void);
 void np_inject_init(void);
 void np_inject_exit(void);
 #else
@@ -338,6 +340,7 @@ static inline int np_inject_admin_error(const struct nvme_command *c)
 static inline void np_inject_lease_returned(void) { }
 static inline void np_inject_med_free(void) { }
 static inline void np_inject_poller_stall(unsigned int id) { }
+static inline void np_inject_down(void) { }
 static inline void np_inject_init(void) { }
 static inline void np_inject_exit(void) { }
 #endif
