@@ -1292,6 +1292,7 @@ static void np_ctrl_down(struct nvme_ctrl *ctrl)
 	pctrl->live = false;
 	spin_unlock(&pctrl->state_lock);
 	np_revoke_unlocked(pctrl, 0, NULL, np_down_reason(ctrl));
+	np_inject_down();
 	kref_put(&pctrl->ref, np_ctrl_release);
 }
 

@@ -17,6 +17,10 @@
  *                        poller_stall_ms holding the poller's lock, as a
  *                        pass stuck on a read of a stalled peer BAR would;
  *                        poller_stalling reads 1 meanwhile
+ *   down_delay_ms        the next DOWN event waits this long after it
+ *                        revoked the controller's queues, holding nvme-pci's
+ *                        shutdown lock: the controller stays mid-reset (not
+ *                        live, not disabled yet) that long
  *   med_free_delay_ms    np_med_free() waits this long between taking a
  *                        queue's mediation state away and freeing it, as
  *                        a preempted release would: a fence draining the
@@ -35,6 +39,7 @@ static atomic_t np_inject_delete_errors = ATOMIC_INIT(0);
 static u32 np_inject_lease_delay_ms;
 static u32 np_inject_med_free_delay_ms;
 static u32 np_inject_stall_ms, np_inject_stall_id;
+static u32 np_inject_down_delay_ms;
 static bool np_inject_stalling;
 static struct dentry *np_inject_dir;
 
@@ -92,6 +97,14 @@ void np_inject_poller_stall(unsigned int id)
 	WRITE_ONCE(np_inject_stalling, false);
 }
 
+void np_inject_down(void)
+{
+	u32 ms = xchg(&np_inject_down_delay_ms, 0);
+
+	if (ms)
+		msleep(ms);
+}
+
 void np_inject_init(void)
 {
 	np_inject_dir = debugfs_create_dir("nvme-peer", NULL);
@@ -103,6 +116,8 @@ void np_inject_init(void)
 			   &np_inject_lease_delay_ms);
 	debugfs_create_u32("med_free_delay_ms", 0600, np_inject_dir,
 			   &np_inject_med_free_delay_ms);
+	debugfs_create_u32("down_delay_ms", 0600, np_inject_dir,
+			   &np_inject_down_delay_ms);
 	debugfs_create_u32("poller_stall_ms", 0600, np_inject_dir,
 			   &np_inject_stall_ms);
 	debugfs_create_u32("poller_stall_id", 0600, np_inject_dir,

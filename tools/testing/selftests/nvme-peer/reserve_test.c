@@ -732,6 +732,46 @@ TEST_F(np, unbinding_the_peer_revokes)
 }
 
 /*
+ * The peer device whose memory holds a queue's data buffer leaves while
+ * the controller is mid-reset (its DOWN event held 4 s by fault injection:
+ * not live, not disabled yet): the queue is fenced (an idle mediated queue
+ * is drained at once), the peer's memory freed, and the unbind completes
+ * while the reset still waits.  Before, the memory stayed mapped ("may
+ * still run") and nothing freed it at the disable: the unbind waited for
+ * the owner's release.
+ */
+TEST_F(np, unbinding_the_peer_mid_reset)
+{
+	struct np_ctx *c = &self->c;
+	const char *ivshmem = np_ivshmem_pci();
+	char bdf[32], line[256];
+	pid_t reset;
+	int q;
+
+	ASSERT_NE(NULL, ivshmem);
+	snprintf(bdf, sizeof(bdf), "%s", ivshmem);
+	if (!strcmp(np_topology(), "rootports"))
+		SKIP(return, "no peer-to-peer path across root ports");
+	q = np_client_reserve(c, "host", "host", "peer", bdf);
+	ASSERT_LE(c->first, q);
+	ASSERT_EQ(0, np_io(q, 'w', 56, 8, 7));
+	ASSERT_EQ(0, np_write(NP_INJECT "/down_delay_ms", "4000"));
+	reset = fork();
+	if (!reset)
+		_exit(np_write(np_ctrl_path("/sys/class/nvme/%s/reset_controller"),
+			       "1") ? 1 : 0);
+	ASSERT_EQ(0, np_wait_for(np_peer_file("live"), "0", 5));
+	ASSERT_EQ(0, np_driver_op("unbind", bdf, 3))
+		TH_LOG("unbinding %s waits for the owner", bdf);
+	ASSERT_EQ(0, np_client_status(q, line, sizeof(line)));
+	EXPECT_NE(NULL, strstr(line, "state=revoked reason=reset callbacks=1"))
+		TH_LOG("%s", line);
+	waitpid(reset, NULL, 0);
+	ASSERT_EQ(0, np_write(NP_DBG_CLIENT "/release", "all"));
+	ASSERT_EQ(0, np_driver_op("bind", bdf, 20));
+}
+
+/*
  * The controller refuses to delete a queue while nvme-peer unloads
  * (injected): its memory can be neither freed nor kept, so nvme-peer resets
  * the controller, which destroys every queue, and then frees it.  After
