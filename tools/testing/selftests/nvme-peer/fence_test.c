@@ -44,6 +44,48 @@ static const char *np_no_slow(void)
 	return np_ns_dev(np_ctrl(), SLOW_NS)[0] ? NULL : "no namespace 3";
 }
 
+/* A file of the slow namespace, bound rw, with Writes waiting in the controller. */
+struct np_busy {
+	int file, fd;
+	struct np_map m;
+	struct nvme_peer_file_extent *ext;
+};
+
+/*
+ * Make SLOW_MNT/@name (1 MiB of pattern @seed), bind it read+write, map the
+ * queue and submit @nr Writes of 8 KiB of the data buffer (filled with
+ * pattern @seed + 100 first) to its first extent, without waiting.
+ * Return: 0, or -1 if any step failed.
+ */
+static int np_busy_file(struct np_busy *b, const char *name, int seed, int nr)
+{
+	struct npq_sqe e;
+	int i;
+
+	if (np_fs_on(SLOW_NS, SLOW_MNT))
+		return -1;
+	b->file = np_mkfile_at(SLOW_MNT, name, MIB, seed);
+	b->fd = np_open();
+	if (b->file < 0 || b->fd < 0 ||
+	    np_bind(b->fd, b->file, SLOW_NS, 0, MIB,
+		    NVME_PEER_ACCESS_READ | NVME_PEER_ACCESS_WRITE,
+		    NVME_PEER_MODE_MEDIATED) ||
+	    np_map_all(b->fd, &b->m, 1) || np_file_map(b->fd, &b->ext) <= 0 ||
+	    b->ext[0].nlb < (__u64)nr * 16)
+		return -1;
+	np_fill(b->m.data, 8192, seed + 100);
+	for (i = 0; i < nr; i++) {
+		npq_sqe_rw(&e, NPQ_OPC_WRITE, SLOW_NS, b->ext[0].slba + 16 * i,
+			   16, b->m.info.data_ctrl_addr,
+			   b->m.info.data_ctrl_addr + 4096);
+		if (npq_enqueue(&b->m.q, &e) < 0)
+			return -1;
+	}
+	npq_ring_sq(&b->m.q);
+	usleep(100000);		/* forwarded: the poller is fast */
+	return 0;
+}
+
 /* How many of the @n 8 KiB pieces at @slba of the slow namespace are @pat. */
 static int np_count_pattern(__u64 slba, int n, const void *pat)
 {
@@ -71,55 +113,35 @@ static int np_count_pattern(__u64 slba, int n, const void *pat)
  */
 TEST(layout_fence_outwaits_a_failed_delete)
 {
-	struct nvme_peer_file_extent *ext;
 	struct nvme_peer_info info;
-	int fd, file, n, i, before, after;
+	int before, after;
+	struct np_busy b;
 	char pat[8192];
-	struct np_map m;
-	struct npq_sqe e;
 	double t0, took;
 
 	if (np_no_slow())
 		SKIP(return, "%s", np_no_slow());
-	ASSERT_EQ(NULL, np_fs_on(SLOW_NS, SLOW_MNT));
-	file = np_mkfile_at(SLOW_MNT, "busy", MIB, 61);
-	ASSERT_LE(0, file);
-	fd = np_open();
-	ASSERT_EQ(0, np_bind(fd, file, SLOW_NS, 0, MIB,
-			     NVME_PEER_ACCESS_READ | NVME_PEER_ACCESS_WRITE,
-			     NVME_PEER_MODE_MEDIATED));
-	ASSERT_EQ(0, np_map_all(fd, &m, 1));
-	n = np_file_map(fd, &ext);
-	ASSERT_LT(0, n);
-	ASSERT_LE(40 * 16, ext[0].nlb);
-	np_fill(m.data, 8192, 6161);
-	memcpy(pat, m.data, sizeof(pat));
-	for (i = 0; i < 40; i++) {
-		npq_sqe_rw(&e, NPQ_OPC_WRITE, SLOW_NS, ext[0].slba + 16 * i, 16,
-			   m.info.data_ctrl_addr, m.info.data_ctrl_addr + 4096);
-		ASSERT_LE(0, npq_enqueue(&m.q, &e));
-	}
-	npq_ring_sq(&m.q);
-	usleep(100000);		/* forwarded: the poller is fast */
+	ASSERT_EQ(0, np_busy_file(&b, "busy", 61, 40));
+	memcpy(pat, b.m.data, sizeof(pat));
 	ASSERT_EQ(0, np_write(NP_INJECT "/fail_delete", "1"));
 
 	t0 = np_now();
-	ASSERT_EQ(0, ftruncate(file, 0));
+	ASSERT_EQ(0, ftruncate(b.file, 0));
 	took = np_now() - t0;
-	before = np_count_pattern(ext[0].slba, 40, pat);
+	before = np_count_pattern(b.ext[0].slba, 40, pat);
 	usleep(3000000);	/* longer than the 40 Writes take */
-	after = np_count_pattern(ext[0].slba, 40, pat);
+	after = np_count_pattern(b.ext[0].slba, 40, pat);
 	TH_LOG("truncate took %.2f s; Writes on the media: %d when it returned, %d 3 s later",
 	       took, before, after);
 	EXPECT_LE(0, before);
 	EXPECT_EQ(before, after);
-	ASSERT_EQ(0, np_query(fd, &info));
+	ASSERT_EQ(0, np_query(b.fd, &info));
 	EXPECT_EQ(NVME_PEER_STATE_REVOKED, info.state);
 	np_write(NP_INJECT "/fail_delete", "0");
-	np_unmap_all(&m);
-	close(fd);
-	close(file);
-	free(ext);
+	np_unmap_all(&b.m);
+	close(b.fd);
+	close(b.file);
+	free(b.ext);
 }
 
 static void *np_truncate_thread(void *arg)
@@ -137,44 +159,24 @@ static void *np_truncate_thread(void *arg)
  */
 TEST(release_during_a_layout_fence)
 {
-	struct nvme_peer_file_extent *ext;
-	int fd, file, i, n;
-	struct np_map m;
-	struct npq_sqe e;
+	struct np_busy b;
 	pthread_t t;
 	void *ret;
 
 	if (np_no_slow())
 		SKIP(return, "%s", np_no_slow());
-	ASSERT_EQ(NULL, np_fs_on(SLOW_NS, SLOW_MNT));
-	file = np_mkfile_at(SLOW_MNT, "release", MIB, 62);
-	ASSERT_LE(0, file);
-	fd = np_open();
-	ASSERT_EQ(0, np_bind(fd, file, SLOW_NS, 0, MIB,
-			     NVME_PEER_ACCESS_READ | NVME_PEER_ACCESS_WRITE,
-			     NVME_PEER_MODE_MEDIATED));
-	ASSERT_EQ(0, np_map_all(fd, &m, 1));
-	n = np_file_map(fd, &ext);
-	ASSERT_LT(0, n);
-	ASSERT_LE(20 * 16, ext[0].nlb);
-	for (i = 0; i < 20; i++) {
-		npq_sqe_rw(&e, NPQ_OPC_WRITE, SLOW_NS, ext[0].slba + 16 * i, 16,
-			   m.info.data_ctrl_addr, m.info.data_ctrl_addr + 4096);
-		ASSERT_LE(0, npq_enqueue(&m.q, &e));
-	}
-	npq_ring_sq(&m.q);
-	usleep(100000);
-	ASSERT_EQ(0, pthread_create(&t, NULL, np_truncate_thread, &file));
+	ASSERT_EQ(0, np_busy_file(&b, "release", 62, 20));
+	ASSERT_EQ(0, pthread_create(&t, NULL, np_truncate_thread, &b.file));
 	usleep(300000);		/* the fence drains: 1 s of Writes left */
 	/* the release's free takes 200 ms: the drain runs meanwhile */
 	ASSERT_EQ(0, np_write(NP_INJECT "/med_free_delay_ms", "200"));
-	np_unmap_all(&m);
-	close(fd);		/* release under the fence */
+	np_unmap_all(&b.m);
+	close(b.fd);		/* release under the fence */
 	ASSERT_EQ(0, pthread_join(t, &ret));
 	np_write(NP_INJECT "/med_free_delay_ms", "0");
 	EXPECT_EQ(0, (long)ret);
-	close(file);
-	free(ext);
+	close(b.file);
+	free(b.ext);
 }
 
 #define NP_PARAMS	"/sys/module/nvme_peer/parameters/"
