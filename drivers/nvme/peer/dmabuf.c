@@ -479,7 +479,7 @@ bool np_dmabuf_moved(const struct np_mem *m)
  *
  * Return: 0, or -EAGAIN when the buffer was moved.
  */
-int np_dmabuf_zero(struct np_mem *m)
+static int np_dmabuf_zero(struct np_mem *m)
 {
 	struct np_dmabuf *d = m->dmabuf;
 	int ret = 0;
@@ -498,11 +498,23 @@ static const struct dma_buf_attach_ops np_dmabuf_attach_ops = {
 	.move_notify = np_dmabuf_move_notify,
 };
 
+static dma_addr_t np_dmabuf_mem_ctrl_addr(const struct np_mem *m, u64 off)
+{
+	return np_dmabuf_ctrl_addr(m->dmabuf, off);
+}
+
+static const struct np_mem_ops np_dmabuf_mem_ops = {
+	.release = np_dmabuf_release,
+	.zero = np_dmabuf_zero,
+	.ctrl_addr = np_dmabuf_mem_ctrl_addr,
+};
+
 /**
  * np_dmabuf_import() - import a reservation's queue or data buffer range
  * @q: the reservation (on its controller's list, pctrl->lock held)
- * @m: &q->sq, &q->cq or &q->data, placement %NVME_PEER_PLACE_DMABUF, size
- *	set
+ * @m: &q->sq, &q->cq or &q->data, set up here (mem.c's np_mem_free()
+ *	and friends then call back through its ops)
+ * @size: the bytes of the range used
  *
  * Attaches dynamically for the controller's device (peer-to-peer allowed,
  * not pinned) and maps under the dma-buf's reservation lock.
@@ -515,7 +527,8 @@ static const struct dma_buf_attach_ops np_dmabuf_attach_ops = {
  * the kernel cannot map a mediated queue's shadow SQ or CQ (no vmap);
  * -EAGAIN when the exporter moved the buffer meanwhile; -ENOMEM.
  */
-int np_dmabuf_import(struct nvme_peer_queue *q, struct np_mem *m)
+int np_dmabuf_import(struct nvme_peer_queue *q, struct np_mem *m,
+		     size_t size)
 {
 	const struct nvme_peer_dmabuf_range *r = np_dmabuf_range(q, m);
 	struct np_dmabuf *d;
@@ -535,7 +548,11 @@ int np_dmabuf_import(struct nvme_peer_queue *q, struct np_mem *m)
 	d->fence_context = dma_fence_context_alloc(1);
 	get_dma_buf(r->dmabuf);
 	d->dmabuf = r->dmabuf;
+	memset(m, 0, sizeof(*m));
+	m->where = NVME_PEER_PLACE_DMABUF;
+	m->size = size;
 	m->dmabuf = d;
+	m->ops = &np_dmabuf_mem_ops;
 	m->peer_dma = r->offset;	/* the exporter's device knows its buffer */
 
 	d->attach = dma_buf_dynamic_attach(d->dmabuf,

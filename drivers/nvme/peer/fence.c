@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nvme-peer: the fence.  Every cause that takes a queue away while the
- * controller may still run it -- a layout break, a dma-buf move, a
- * namespace change, a peer device leaving -- calls np_fence(), which
- * revokes the queue and returns only when the hardware provably holds no
- * command of it, by one of three proofs:
+ * nvme-peer: revocation and the fence.  A reservation's state machine
+ * (np_qstate_next(): revoked at most once, the owner told once), the
+ * revocation that needs no pctrl->lock (np_revoke_unlocked()), and the
+ * fence.  Every cause that takes a queue away while the controller may
+ * still run it -- a layout break (file.c), a dma-buf move (dmabuf.c), a
+ * namespace change (here, np_ns_admin_cmd()), a peer device leaving
+ * (events.c) -- calls np_fence(), which revokes the queue and returns only
+ * when the hardware provably holds no command of it, by one of three
+ * proofs:
  *
  *   drained  (mediated queues) nvme-peer is the only writer of the
  *            hardware SQ and its doorbell; with the poller stopped, the
@@ -22,11 +26,11 @@
  * (nvme-pci's own timeouts bound it).  It never gives up.
  *
  * Locks: np_fence() takes pctrl->cb_sem (read), np_med_lock and q->hw_lock
- * (in np_delete_hw()), never pctrl->lock, so it may run while a reserve or a release holds
- * pctrl->lock and waits for a dma-buf reservation lock whose holder waits
- * for the fence.  q->hw_lock serialises the Create and Delete commands of
- * one queue; a Create is refused once the queue is revoked (see
- * np_admin_queue()), so a queue the fence saw quiet stays quiet.
+ * (in np_delete_hw()), never pctrl->lock, so it may run while a reserve or
+ * a release holds pctrl->lock and waits for a dma-buf reservation lock
+ * whose holder waits for the fence.  q->hw_lock serialises the Create and
+ * Delete commands of one queue; a Create is refused once the queue is
+ * revoked (admin.c), so a queue the fence saw quiet stays quiet.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -36,8 +40,30 @@
 #include "nvme.h"
 #include "nvme-peer.h"
 
-/* how often a fence waiting for a disable says so */
-#define NP_FENCE_NAG		(10 * HZ)
+/**
+ * np_reason_name() - why a reservation was revoked, for logs and sysfs
+ * @reason: from the revocation
+ *
+ * Return: a constant string, "?" for an unknown reason.
+ */
+const char *np_reason_name(enum nvme_peer_reason reason)
+{
+	static const char * const names[] = {
+		[NVME_PEER_REASON_NONE] = "none",
+		[NVME_PEER_REASON_RELEASE] = "release",
+		[NVME_PEER_REASON_ADMIN] = "admin",
+		[NVME_PEER_REASON_RESET] = "reset",
+		[NVME_PEER_REASON_CTRL_DOWN] = "ctrl-down",
+		[NVME_PEER_REASON_REMOVED] = "removed",
+		[NVME_PEER_REASON_UNLOAD] = "unload",
+		[NVME_PEER_REASON_NAMESPACE] = "namespace",
+		[NVME_PEER_REASON_PEER_REMOVED] = "peer-removed",
+		[NVME_PEER_REASON_LAYOUT] = "layout",
+		[NVME_PEER_REASON_MOVED] = "moved",
+	};
+
+	return reason < ARRAY_SIZE(names) ? names[reason] : "?";
+}
 
 static const char * const np_fence_names[] = {
 	[NP_FENCED_GONE] = "gone already",
@@ -102,38 +128,6 @@ static bool np_fence_delete(struct nvme_peer_queue *q)
 {
 	np_delete_hw(q);
 	return np_fence_quiet(q);
-}
-
-/**
- * np_ctrl_disable_wait() - have the controller disabled and wait for it
- * @pctrl: the controller
- * @done: returns true once the wait is over, e.g. np_fence_quiet()
- * @arg: for @done
- * @why: for the log
- *
- * Asks nvme-pci for a reset (a reset or a removal already running will
- * do: nvme_reset_ctrl() then refuses, and the disable comes anyway) and
- * waits, without a time limit, until @done says so: every disable moves
- * pctrl->disable_gen.  Every %NP_FENCE_NAG it logs that it still waits and
- * asks again (a reset that failed leaves the controller dead: disabled).
- */
-static void np_ctrl_disable_wait(struct nvme_peer_ctrl *pctrl,
-				 bool (*done)(void *arg), void *arg,
-				 const char *why)
-{
-	unsigned long nag = jiffies + NP_FENCE_NAG;
-
-	nvme_reset_ctrl(pctrl->ctrl);
-	while (!done(arg)) {
-		msleep(20);
-		if (time_after(jiffies, nag)) {
-			dev_warn(pctrl->ctrl->device,
-				 "nvme-peer: %s: still waiting for the controller to be disabled\n",
-				 why);
-			nvme_reset_ctrl(pctrl->ctrl);
-			nag = jiffies + NP_FENCE_NAG;
-		}
-	}
 }
 
 static bool np_fence_quiet_arg(void *q)
@@ -216,39 +210,289 @@ enum np_fence_how np_fence(struct nvme_peer_queue *q,
 	return how;
 }
 
-struct np_gen_wait {
-	struct nvme_peer_ctrl *pctrl;
-	unsigned int gen;
-	bool live;
-};
-
-static bool np_gen_moved(void *arg)
+/**
+ * np_wait_callbacks() - wait for the revoke callbacks running now
+ * @pctrl: the controller
+ *
+ * Wait until no DOWN event is calling an owner back: after this, a queue
+ * released or detached meanwhile is not called back any more.
+ */
+void np_wait_callbacks(struct nvme_peer_ctrl *pctrl)
 {
-	struct np_gen_wait *w = arg;
-	bool done;
+	down_write(&pctrl->cb_sem);
+	up_write(&pctrl->cb_sem);
+}
 
-	spin_lock(&w->pctrl->state_lock);
-	done = w->pctrl->disable_gen != w->gen && (!w->live || w->pctrl->live);
-	spin_unlock(&w->pctrl->state_lock);
-	return done;
+/* ---- a reservation's state and its revocation ------------------------- */
+
+/**
+ * np_qstate_next() - apply an event to a reservation's state
+ * @state: the state, updated on success
+ * @ev: what happened
+ * @notify: set when the owner's revoke callback must run now
+ *
+ * A reservation is revoked at most once: the first %NP_EV_REVOKE or
+ * %NP_EV_RELEASE of a handed-out (active) reservation asks for the
+ * callback, later ones do not.  A reservation that was never handed out
+ * (still %NP_Q_NEW) never asks for it.
+ *
+ * Return: 0; -EALREADY for a second revocation (state unchanged); -ESTALE
+ * when creation completes on a reservation revoked meanwhile; -EINVAL for
+ * an event that cannot happen in @state.
+ */
+int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify)
+{
+	*notify = false;
+	switch (*state) {
+	case NP_Q_NEW:
+		if (ev == NP_EV_CREATED)
+			*state = NP_Q_ACTIVE;
+		else if (ev == NP_EV_REVOKE)
+			*state = NP_Q_REVOKED;
+		else
+			*state = NP_Q_RELEASED;
+		return 0;
+	case NP_Q_ACTIVE:
+		if (ev == NP_EV_CREATED)
+			return -EINVAL;
+		*notify = true;
+		*state = ev == NP_EV_REVOKE ? NP_Q_REVOKED : NP_Q_RELEASED;
+		return 0;
+	case NP_Q_REVOKED:
+		if (ev == NP_EV_CREATED)
+			return -ESTALE;
+		if (ev == NP_EV_REVOKE)
+			return -EALREADY;
+		*state = NP_Q_RELEASED;
+		return 0;
+	case NP_Q_RELEASED:
+	default:
+		return -EINVAL;
+	}
 }
 
 /**
- * np_ctrl_reset_wait() - reset a controller and wait for its disable
- * @pctrl: the controller
- * @live: wait until it is live again too
+ * np_hw_gone() - whether the controller can no longer run @q's queues
+ * @q: the reservation
  *
- * Waits for the disable generation to move (and @live), with no time
- * limit, instead of flushing the reset work: that work takes the shutdown
- * lock, under which a removal may be waiting for locks the caller holds.
- * Any disable will do, the reset's, one already running, or a removal's.
+ * Unlike np_hw_quiet(), a CQ left alone counts: it must be deleted or
+ * outlived before its memory is freed.
+ *
+ * Return: true once neither queue may exist in the current run.
  */
-void np_ctrl_reset_wait(struct nvme_peer_ctrl *pctrl, bool live)
+bool np_hw_gone(struct nvme_peer_queue *q)
 {
-	struct np_gen_wait w = { .pctrl = pctrl, .live = live };
+	lockdep_assert_held(&q->pctrl->state_lock);
+	return (!q->hw_cq && !q->hw_sq) || q->gen != q->pctrl->disable_gen;
+}
+
+/**
+ * np_revoke_unlocked() - revoke queues without pctrl->lock
+ * @pctrl: the controller
+ * @nsid: revoke the queues of this namespace (0: of every namespace)
+ * @only: or only this queue, if not NULL
+ * @reason: why
+ *
+ * Revokes every matching queue that is not revoked yet and stops its
+ * mediation, calling owners without the spinlock held.  No pctrl->lock:
+ * this runs from the timeout handler while a reserve may wait for an admin
+ * command under it, before a deferred admin command that the reserve's own
+ * commands queue behind, and from a dma-buf's move_notify, which may come
+ * while the reserving thread holds pctrl->lock.  A queue not on the list
+ * yet is not revoked: its reserve checks for a move itself.
+ */
+void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl, u32 nsid,
+			struct nvme_peer_queue *only,
+			enum nvme_peer_reason reason)
+{
+	struct nvme_peer_queue *q;
+	nvme_peer_revoke_fn revoke;
+	bool notify, found;
+	void *priv;
+
+	do {
+		found = false;
+		down_read(&pctrl->cb_sem);
+		spin_lock(&pctrl->state_lock);
+		list_for_each_entry(q, &pctrl->queues, node) {
+			if ((q->state != NP_Q_NEW && q->state != NP_Q_ACTIVE) ||
+			    (nsid && q->params.nsid != nsid) ||
+			    (only && q != only))
+				continue;
+			np_qstate_next(&q->state, NP_EV_REVOKE, &notify);
+			if (!notify)
+				continue;
+			q->reason = reason;
+			revoke = q->revoke;
+			priv = q->priv;
+			kobject_get(&q->kobj);
+			found = true;
+			break;
+		}
+		spin_unlock(&pctrl->state_lock);
+		if (found) {
+			np_med_stop(q);
+			if (revoke)
+				revoke(q, reason, priv);
+			kobject_put(&q->kobj);
+		}
+		up_read(&pctrl->cb_sem);
+	} while (found);
+}
+
+/* ---- namespace changes ---------------------------------------------------- */
+
+/*
+ * The namespace an admin command may change (@any: every namespace): its
+ * nsid; all for 0xffffffff and for Sanitize; none for a Namespace
+ * Management create, which changes no existing namespace.
+ */
+static bool np_admin_cmd_ns(const struct nvme_command *c, u32 *nsid,
+			    bool *any)
+{
+	*nsid = le32_to_cpu(c->common.nsid);
+	*any = *nsid == NVME_NSID_ALL ||
+	       c->common.opcode == nvme_admin_sanitize_nvm;
+	return !(c->common.opcode == nvme_admin_ns_mgmt &&
+		 !(le32_to_cpu(c->common.cdw10) & 0xf));	/* SEL 0: create */
+}
+
+/* Whether @q is out of the way of a change of @nsid (@any: of all). */
+static bool np_ns_fenced(struct nvme_peer_queue *q, u32 nsid, bool any)
+{
+	lockdep_assert_held(&q->pctrl->state_lock);
+	if (!any && q->params.nsid != nsid)
+		return true;
+	if (q->state == NP_Q_NEW || q->state == NP_Q_ACTIVE)
+		return false;
+	return q->fenced || np_hw_quiet(q);
+}
+
+/*
+ * Mark every queue in the way of a change of @nsid (@any: of all) for the
+ * fence work; true when none is.  Marks add up: two commands for two
+ * namespaces have both namespaces' queues fenced.
+ */
+static bool np_ns_mark(struct nvme_peer_ctrl *pctrl, u32 nsid, bool any)
+{
+	struct nvme_peer_queue *q;
+	bool fenced = true;
+
+	lockdep_assert_held(&pctrl->state_lock);
+	list_for_each_entry(q, &pctrl->queues, node) {
+		if (np_ns_fenced(q, nsid, any))
+			continue;
+		fenced = false;
+		q->ns_fence = true;
+	}
+	return fenced;
+}
+
+/* A queue an admin command waits for, with a reference, or NULL. */
+static struct nvme_peer_queue *np_ns_next(struct nvme_peer_ctrl *pctrl)
+{
+	struct nvme_peer_queue *q;
 
 	spin_lock(&pctrl->state_lock);
-	w.gen = pctrl->disable_gen;
+	list_for_each_entry(q, &pctrl->queues, node) {
+		if (q->ns_fence) {
+			q->ns_fence = false;
+			kobject_get(&q->kobj);
+			spin_unlock(&pctrl->state_lock);
+			return q;
+		}
+	}
 	spin_unlock(&pctrl->state_lock);
-	np_ctrl_disable_wait(pctrl, np_gen_moved, &w, "reset");
+	return NULL;
 }
+
+/**
+ * np_ns_fence_work() - fence the queues in the way of namespace changes
+ * @work: &nvme_peer_ctrl.fence_work, holding a controller reference
+ *
+ * Fences the queues of the namespaces admin commands are about to change
+ * (each marked ns_fence by np_ns_admin_cmd()): np_fence() with reason
+ * "namespace", without admin commands: the command it fences for waits
+ * ahead of any in the admin queue.  A direct queue, and a mediated one
+ * whose commands take longer than the budget, are fenced by a reset.
+ */
+void np_ns_fence_work(struct work_struct *work)
+{
+	struct nvme_peer_ctrl *pctrl = container_of(work, struct nvme_peer_ctrl,
+						    fence_work);
+	struct nvme_peer_queue *q;
+
+	while ((q = np_ns_next(pctrl))) {
+		np_fence(q, NVME_PEER_REASON_NAMESPACE, NP_FENCE_BUDGET,
+			 NP_FENCE_NO_ADMIN);
+		kobject_put(&q->kobj);
+	}
+	nvme_peer_ctrl_put(pctrl);
+}
+
+/**
+ * np_ns_admin_cmd() - may this admin command run now? (nvme-pci's hook)
+ * @ctrl: the controller
+ * @c: an admin command that may change a namespace's format, size or
+ *	attachment: Format NVM, Namespace Management or Attachment, Sanitize
+ *
+ * The command waits (false: blk-mq retries it a few ms later) until every
+ * peer queue of that namespace is fenced: otherwise a mediated queue's
+ * guard, which counts bytes with the old LBA size, would pass commands
+ * that move more than it checked.
+ *
+ * Context: atomic.
+ * Return: true if the command may be sent.
+ */
+bool np_ns_admin_cmd(struct nvme_ctrl *ctrl, const struct nvme_command *c)
+{
+	struct nvme_peer_ctrl *pctrl;
+	bool any, fenced;
+	u32 nsid;
+
+	if (!np_admin_cmd_ns(c, &nsid, &any))
+		return true;
+	rcu_read_lock();
+	pctrl = np_ctrl_find_rcu(ctrl);
+	if (!pctrl) {
+		rcu_read_unlock();
+		return true;
+	}
+	spin_lock(&pctrl->state_lock);
+	fenced = np_ns_mark(pctrl, nsid, any);
+	spin_unlock(&pctrl->state_lock);
+	/* a pending work holds a reference: this put is never the last */
+	if (!fenced && kref_get_unless_zero(&pctrl->ref) &&
+	    !queue_work(np_wq, &pctrl->fence_work))
+		nvme_peer_ctrl_put(pctrl);
+	rcu_read_unlock();
+	return fenced;
+}
+
+struct workqueue_struct *np_wq;		/* drained before unload */
+
+/**
+ * np_fence_init() - the workqueue of the fences and of their causes
+ *
+ * file.c's layout breaks, dma-buf moves and the namespace fence run on
+ * np_wq; np_fence_exit() drains it at unload, after the last event.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int __init np_fence_init(void)
+{
+	np_wq = alloc_workqueue("nvme-peer", 0, 0);
+	return np_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * np_fence_exit() - drain and free np_wq
+ */
+void np_fence_exit(void)
+{
+	destroy_workqueue(np_wq);
+}
+
+#if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
+#include "fence_kunit.c"
+#endif

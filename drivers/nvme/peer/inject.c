@@ -21,7 +21,7 @@
  *                        revoked the controller's queues, holding nvme-pci's
  *                        shutdown lock: the controller stays mid-reset (not
  *                        live, not disabled yet) that long
- *   med_free_delay_ms    np_med_free() waits this long between taking a
+ *   med_free_delay_ms    the mediation teardown waits this long between taking a
  *                        queue's mediation state away and freeing it, as
  *                        a preempted release would: a fence draining the
  *                        queue meanwhile must not read it
@@ -49,12 +49,10 @@ static bool np_inject_take(atomic_t *count)
 	return atomic_add_unless(count, -1, 0);
 }
 
-void np_inject_reset(struct nvme_peer_ctrl *pctrl)
+/* Whether this Create is to be preceded by a reset (the caller does it). */
+bool np_inject_reset(void)
 {
-	if (!np_inject_take(&np_inject_resets))
-		return;
-	dev_info(pctrl->ctrl->device, "nvme-peer: injected reset before Create\n");
-	np_ctrl_reset_wait(pctrl, true);
+	return np_inject_take(&np_inject_resets);
 }
 
 int np_inject_admin_error(const struct nvme_command *c)

@@ -104,8 +104,6 @@ int np_mem_alloc(struct nvme_peer_queue *q, struct np_mem *m,
 		if (!m->vaddr)
 			return -ENOMEM;
 		break;
-	case NVME_PEER_PLACE_DMABUF:
-		return np_dmabuf_import(q, m);
 	case NVME_PEER_PLACE_CMB:
 	case NVME_PEER_PLACE_PEER:
 		m->provider = where == NVME_PEER_PLACE_CMB ? q->pctrl->info.pdev :
@@ -157,8 +155,9 @@ out_free_mem:
  */
 void np_mem_free(struct nvme_peer_queue *q, struct np_mem *m)
 {
-	if (m->dmabuf) {
-		np_dmabuf_release(m);
+	if (m->ops) {
+		m->ops->release(m);
+		m->ops = NULL;
 		return;
 	}
 	if (m->coherent) {
@@ -191,8 +190,8 @@ void np_mem_free(struct nvme_peer_queue *q, struct np_mem *m)
  */
 int np_mem_zero(struct np_mem *m)
 {
-	if (m->dmabuf)
-		return np_dmabuf_zero(m);
+	if (m->ops)
+		return m->ops->zero(m);
 	if (m->vaddr)
 		memset(m->vaddr, 0, m->size);
 	return 0;
@@ -207,8 +206,7 @@ int np_mem_zero(struct np_mem *m)
  */
 dma_addr_t np_mem_ctrl_addr(const struct np_mem *m, u64 off)
 {
-	return m->dmabuf ? np_dmabuf_ctrl_addr(m->dmabuf, off) :
-			   m->ctrl_dma + off;
+	return m->ops ? m->ops->ctrl_addr(m, off) : m->ctrl_dma + off;
 }
 
 /**

@@ -1,6 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * nvme-peer internals shared by the framework's files and its KUnit tests.
+ *
+ * Lock order, outer first (the one table; code asserts with lockdep):
+ *
+ *   np_ctrls_lock         mutex: adding and removing controllers; lookups
+ *                         of np_ctrls run under RCU
+ *   pctrl->forget_lock    mutex: np_ctrl_forget() runs once
+ *   pctrl->lock           mutex: reserve, release, recycle and teardown of
+ *                         one controller's queues; admin commands are sent
+ *                         under it, so the DOWN and DISABLED events (which
+ *                         may run from the NVMe timeout handler while one
+ *                         waits) and the namespace fence never take it
+ *   ctrl->scan_lock       nvme core's, around Identify Namespace only
+ *   np_med_lock           mutex (mediate.c): the pollers, which queue each
+ *                         serves; under it a poller's own lock, held for
+ *                         that poller's whole pass
+ *   pctrl->state_lock     spinlock: live state, generation, qid bitmap,
+ *                         queue list, every queue's state; the queue list
+ *                         changes only with pctrl->lock held too
+ *
+ *   pctrl->cb_sem         rwsem, read while an event calls owners back; a
+ *                         release takes it for write to wait for them; an
+ *                         owner's callback may take its own locks (cdev.c's
+ *                         map_lock) inside it
  */
 #ifndef _NVME_PEER_INTERNAL_H
 #define _NVME_PEER_INTERNAL_H
@@ -84,6 +107,17 @@ struct np_provision {
 	kgid_t gid;			/* INVALID_GID: any group */
 };
 
+/*
+ * What memory that mem.c did not allocate (a dma-buf range, dmabuf.c)
+ * does instead of mem.c's own code.
+ */
+struct np_mem;
+struct np_mem_ops {
+	void (*release)(struct np_mem *m);
+	int (*zero)(struct np_mem *m);
+	dma_addr_t (*ctrl_addr)(const struct np_mem *m, u64 off);
+};
+
 struct np_mem {
 	enum nvme_peer_placement where;
 	size_t size;
@@ -98,6 +132,7 @@ struct np_mem {
 	dma_addr_t peer_dma;
 	enum nvme_peer_location loc;	/* where it really is */
 	struct np_dmabuf *dmabuf;	/* NVME_PEER_PLACE_DMABUF (dmabuf.c) */
+	const struct np_mem_ops *ops;	/* set by its importer, or NULL */
 };
 
 /* A controller nvme-pci told us about. */
@@ -136,7 +171,15 @@ struct nvme_peer_queue {
 	struct nvme_peer_ctrl *pctrl;
 	struct list_head node;		/* on pctrl->queues while it holds a qid */
 	enum np_owner owner;
+	/*
+	 * What was asked.  Written only while np_reserve() builds the
+	 * reservation (the caller's pointers are cleared once consumed),
+	 * never after: the owner's callback is @revoke and @priv.
+	 */
 	struct nvme_peer_params params;
+	/* the current owner's callback and its argument; under state_lock */
+	nvme_peer_revoke_fn revoke;
+	void *priv;
 	struct pci_dev *peer;		/* reference held */
 	u16 qid;
 	u32 lba_shift;
@@ -229,24 +272,47 @@ struct np_db_region {
 	u32 sq_off, cq_off;	/* the doorbells' offsets in the region */
 };
 
-/* core.c: reservations, their state and lifetime, controller events */
+/* ctrl.c: the controller registry */
+struct nvme_peer_ctrl *np_ctrl_find_rcu(struct nvme_ctrl *ctrl);
+struct nvme_peer_ctrl *np_ctrl_lookup(struct nvme_ctrl *ctrl);
+struct nvme_peer_ctrl *np_ctrl_next(unsigned long *i);
+struct nvme_peer_ctrl *np_ctrl_get_by_instance(u32 instance);
+int np_ctrl_add(struct nvme_peer_ctrl *pctrl);
+void np_ctrl_del(struct nvme_peer_ctrl *pctrl);
+void np_ctrls_close(void);
+
+/* events.c: what nvme-pci and the PCI bus report */
+int np_events_init(void);
+void np_events_exit(void);
+
+/* admin.c: Create, Delete, Identify; disabling a controller */
+struct nvme_ns;
+int np_create_hw(struct nvme_peer_queue *q);
+void np_delete_hw(struct nvme_peer_queue *q);
+int np_ns_format(struct nvme_peer_ctrl *pctrl, struct nvme_ns *ns,
+		 u32 nsid, u32 *lba_shift, u64 *nsze);
+void np_ctrl_disable_wait(struct nvme_peer_ctrl *pctrl,
+			  bool (*done)(void *arg), void *arg, const char *why);
+void np_ctrl_reset_wait(struct nvme_peer_ctrl *pctrl, bool live);
+
+/* core.c: reservations, how they are built and torn down */
 struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 				   const struct nvme_peer_params *p,
 				   enum np_owner owner, u16 want_qid,
 				   const struct np_provision *prov);
 int np_delete_qid(struct nvme_peer_ctrl *pctrl, u16 qid, enum np_owner owner);
 unsigned int np_free_qids(struct nvme_peer_ctrl *pctrl);
-struct nvme_peer_ctrl *np_ctrl_get_by_instance(u32 instance);
 struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
 				  nvme_peer_revoke_fn revoke, void *priv);
 void np_detach(struct nvme_peer_queue *q);
 void np_queue_snapshot(struct nvme_peer_queue *q, enum np_qstate *state,
 		       enum nvme_peer_reason *reason);
-void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl, u32 nsid,
-			struct nvme_peer_queue *only,
-			enum nvme_peer_reason reason);
-void np_delete_hw(struct nvme_peer_queue *q);
-extern struct workqueue_struct *np_wq;
+void np_revoke_locked(struct nvme_peer_queue *q, enum np_qevent ev,
+		      enum nvme_peer_reason reason);
+void np_queue_destroy(struct nvme_peer_queue *q);
+void np_queue_reap(struct nvme_peer_queue *q);
+void np_free_work(struct work_struct *work);
+void np_queue_free_work(struct nvme_peer_ctrl *pctrl);
 
 /* fence.c: the one fence every revocation cause waits on */
 enum np_fence_how {
@@ -264,10 +330,20 @@ enum np_fence_how np_fence(struct nvme_peer_queue *q,
 bool np_fence_start(struct nvme_peer_queue *q, enum nvme_peer_reason reason);
 const char *np_fence_how_name(enum np_fence_how how);
 bool np_hw_quiet(struct nvme_peer_queue *q);
-void np_ctrl_reset_wait(struct nvme_peer_ctrl *pctrl, bool live);
+bool np_hw_gone(struct nvme_peer_queue *q);
+int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify);
+void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl, u32 nsid,
+			struct nvme_peer_queue *only,
+			enum nvme_peer_reason reason);
+void np_wait_callbacks(struct nvme_peer_ctrl *pctrl);
+const char *np_reason_name(enum nvme_peer_reason reason);
+void np_ns_fence_work(struct work_struct *work);
+bool np_ns_admin_cmd(struct nvme_ctrl *ctrl, const struct nvme_command *c);
+extern struct workqueue_struct *np_wq;
+int np_fence_init(void);
+void np_fence_exit(void);
 
 /* file.c: file-bound reservations, layout leases */
-struct nvme_ns;
 int np_bind_file(const struct nvme_peer_params *p, struct np_bind **bp);
 int np_bind_on(struct np_bind *b, struct nvme_ns *ns);
 int np_bind_policy(struct np_bind *b, u32 lba_shift, u64 ns_size,
@@ -294,12 +370,11 @@ dma_addr_t np_mem_ctrl_addr(const struct np_mem *m, u64 off);
 
 /* dmabuf.c: queues and data buffers in dma-bufs, revoked on a move */
 int np_dmabuf_validate(const struct nvme_peer_params *p);
-int np_dmabuf_import(struct nvme_peer_queue *q, struct np_mem *m);
+int np_dmabuf_import(struct nvme_peer_queue *q, struct np_mem *m,
+		     size_t size);
 void np_dmabuf_release(struct np_mem *m);
 dma_addr_t np_dmabuf_ctrl_addr(const struct np_dmabuf *d, u64 off);
-
 bool np_dmabuf_moved(const struct np_mem *m);
-int np_dmabuf_zero(struct np_mem *m);
 
 /* mediate.c: mediated mode, the poller */
 int np_med_alloc(struct nvme_peer_queue *q);
@@ -316,12 +391,11 @@ void np_med_exit(void);
 int np_sysfs_ctrl_add(struct nvme_peer_ctrl *pctrl);
 void np_sysfs_ctrl_del(struct nvme_peer_ctrl *pctrl);
 int np_sysfs_queue_add(struct nvme_peer_queue *q);
-const char *np_reason_name(enum nvme_peer_reason reason);
 extern const struct attribute_group *np_queue_groups[];
 
 /* inject.c: fault injection for tests */
 #if IS_ENABLED(CONFIG_NVME_PEER_FAULT_INJECTION)
-void np_inject_reset(struct nvme_peer_ctrl *pctrl);
+bool np_inject_reset(void);
 int np_inject_admin_error(const struct nvme_command *c);
 void np_inject_lease_returned(void);
 void np_inject_med_free(void);
@@ -330,7 +404,10 @@ void np_inject_down(void);
 void np_inject_init(void);
 void np_inject_exit(void);
 #else
-static inline void np_inject_reset(struct nvme_peer_ctrl *pctrl) { }
+static inline bool np_inject_reset(void)
+{
+	return false;
+}
 
 static inline int np_inject_admin_error(const struct nvme_command *c)
 {

@@ -89,25 +89,6 @@ static const char *np_qstate_name(enum np_qstate state)
 	return state < ARRAY_SIZE(names) ? names[state] : "?";
 }
 
-const char *np_reason_name(enum nvme_peer_reason reason)
-{
-	static const char * const names[] = {
-		[NVME_PEER_REASON_NONE] = "none",
-		[NVME_PEER_REASON_RELEASE] = "release",
-		[NVME_PEER_REASON_ADMIN] = "admin",
-		[NVME_PEER_REASON_RESET] = "reset",
-		[NVME_PEER_REASON_CTRL_DOWN] = "ctrl-down",
-		[NVME_PEER_REASON_REMOVED] = "removed",
-		[NVME_PEER_REASON_UNLOAD] = "unload",
-		[NVME_PEER_REASON_NAMESPACE] = "namespace",
-		[NVME_PEER_REASON_PEER_REMOVED] = "peer-removed",
-		[NVME_PEER_REASON_LAYOUT] = "layout",
-		[NVME_PEER_REASON_MOVED] = "moved",
-	};
-
-	return reason < ARRAY_SIZE(names) ? names[reason] : "?";
-}
-
 static const char *np_mode_name(enum nvme_peer_mode mode)
 {
 	return mode == NVME_PEER_MODE_DIRECT ? "direct" : "mediated";

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvme-peer: the admin commands nvme-peer sends on a controller's admin
+ * queue -- Create and Delete I/O SQ/CQ for a reservation, Identify
+ * Namespace for the guard's view of the format -- and the one way to make
+ * a controller drop every queue: ask for a reset and wait for the disable.
+ * Here is decided whether a hardware queue may exist (q->hw_sq, q->hw_cq,
+ * q->gen) and which errno an NVMe status becomes; nothing here decides
+ * whether a queue should exist (core.c) or is revoked (fence.c).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+
+#include "nvme.h"
+#include "nvme-peer.h"
+
+/* the Status Code Type and Status Code of an NVMe status */
+#define NP_STATUS_SCT_SC	0x7ff
+/* how often a wait for a disable says it still waits */
+#define NP_DISABLE_NAG		(10 * HZ)
+
+/*
+ * Send an admin command the way an ioctl does (NVME_REQ_USERCMD): it runs
+ * only while the controller is LIVE and fails at once, with a host path
+ * error, while it resets.  A command of ours must never run in the middle
+ * of a reset, before nvme-pci has set up its own queues.
+ */
+static int np_admin_cmd(struct nvme_peer_ctrl *pctrl, struct nvme_command *c,
+			void *buf, unsigned int len)
+{
+	struct request *req;
+	blk_status_t status;
+	int ret;
+
+	req = blk_mq_alloc_request(pctrl->ctrl->admin_q, nvme_req_op(c), 0);
+	if (IS_ERR(req))
+		return PTR_ERR(req);
+	nvme_init_request(req, c);
+	nvme_req(req)->flags |= NVME_REQ_USERCMD;
+	if (buf && len) {
+		ret = blk_rq_map_kern(req->q, req, buf, len, GFP_KERNEL);
+		if (ret)
+			goto out_free_req;
+	}
+	status = blk_execute_rq(req, false);
+	if (nvme_req(req)->flags & NVME_REQ_CANCELLED)
+		ret = -EINTR;
+	else if (nvme_req(req)->status)
+		ret = nvme_req(req)->status;
+	else
+		ret = blk_status_to_errno(status);
+out_free_req:
+	blk_mq_free_request(req);
+	return ret;
+}
+
+/* The errno for an admin command's result: a status becomes -EIO. */
+static int np_admin_errno(int ret)
+{
+	if (ret <= 0)
+		return ret;
+	if ((ret & NP_STATUS_SCT_SC) == NVME_SC_HOST_PATH_ERROR)
+		return -EAGAIN;		/* the controller is resetting */
+	if ((ret & NP_STATUS_SCT_SC) == NVME_SC_INVALID_NS)
+		return -ENODEV;
+	return -EIO;
+}
+
+/* The controller says the queue a Delete named does not exist. */
+static bool np_no_such_queue(int status)
+{
+	status &= NP_STATUS_SCT_SC;
+	return status == NVME_SC_QID_INVALID || status == NVME_SC_CQ_INVALID;
+}
+
+/*
+ * Send an admin command that creates (@create true) or deletes a hardware
+ * queue, and track whether the queue may exist: it may from the moment a
+ * Create is sent, until the controller refuses that Create, completes the
+ * Delete or says there is no such queue.  A transport error (timeout,
+ * controller going down) leaves the queue "maybe": only disabling the
+ * controller settles it.
+ *
+ * A Create is sent only while the controller is live and the queue is not
+ * revoked (so a queue a fence found quiet stays so), and q->gen records
+ * the run it was sent in.  If the controller was disabled while it was on
+ * its way, it ran either before the disable (and died with that run) or,
+ * after a complete reset, in the new run: the queue is then assumed to
+ * exist in the current run, so that it is deleted or outlived, never
+ * forgotten.
+ */
+static int np_admin_queue(struct nvme_peer_queue *q, struct nvme_command *c,
+			  bool *hw, bool create)
+{
+	struct nvme_peer_ctrl *pctrl = q->pctrl;
+	int ret;
+
+	lockdep_assert_held(&q->hw_lock);
+	if (create) {
+		/* a revoked queue is never created: a fence saw it quiet */
+		spin_lock(&pctrl->state_lock);
+		ret = pctrl->live && (q->state == NP_Q_NEW ||
+				      q->state == NP_Q_ACTIVE) ? 0 : -EAGAIN;
+		if (!ret) {
+			*hw = true;
+			q->gen = pctrl->disable_gen;
+		}
+		spin_unlock(&pctrl->state_lock);
+		if (ret)
+			return ret;
+		if (np_inject_reset()) {
+			dev_info(pctrl->ctrl->device,
+				 "nvme-peer: injected reset before Create\n");
+			np_ctrl_reset_wait(pctrl, true);
+		}
+	}
+	ret = np_inject_admin_error(c);
+	if (!ret)
+		ret = np_admin_cmd(pctrl, c, NULL, 0);
+	if (!create && ret > 0 && np_no_such_queue(ret))
+		ret = 0;		/* gone already: as good as deleted */
+	if (ret > 0)
+		dev_warn(pctrl->ctrl->device,
+			 "nvme-peer: qid %u: admin opcode %#x failed, status %#x\n",
+			 q->qid, c->common.opcode, ret);
+	spin_lock(&pctrl->state_lock);
+	if (create ? ret > 0 : !ret)
+		*hw = false;
+	else if (create && !ret)
+		q->gen = pctrl->disable_gen;	/* see above */
+	spin_unlock(&pctrl->state_lock);
+	return np_admin_errno(ret);
+}
+
+static int np_create_hw_locked(struct nvme_peer_queue *q)
+{
+	struct np_mem *sq = np_mediated(q) ? &q->hsq : &q->sq;
+	struct np_mem *cq = np_mediated(q) ? &q->hcq : &q->cq;
+	struct nvme_command c = { };
+	int ret;
+
+	c.create_cq.opcode = nvme_admin_create_cq;
+	c.create_cq.prp1 = cpu_to_le64(cq->ctrl_dma);
+	c.create_cq.cqid = cpu_to_le16(q->qid);
+	c.create_cq.qsize = cpu_to_le16(q->params.depth - 1);
+	c.create_cq.cq_flags = cpu_to_le16(NVME_QUEUE_PHYS_CONTIG);
+	ret = np_admin_queue(q, &c, &q->hw_cq, true);
+	if (ret)
+		return ret;
+
+	memset(&c, 0, sizeof(c));
+	c.create_sq.opcode = nvme_admin_create_sq;
+	c.create_sq.prp1 = cpu_to_le64(sq->ctrl_dma);
+	c.create_sq.sqid = cpu_to_le16(q->qid);
+	c.create_sq.qsize = cpu_to_le16(q->params.depth - 1);
+	c.create_sq.sq_flags = cpu_to_le16(NVME_QUEUE_PHYS_CONTIG |
+					   NVME_SQ_PRIO_MEDIUM);
+	c.create_sq.cqid = cpu_to_le16(q->qid);
+	return np_admin_queue(q, &c, &q->hw_sq, true);
+}
+
+int np_create_hw(struct nvme_peer_queue *q)
+{
+	int ret;
+
+	mutex_lock(&q->hw_lock);
+	ret = np_create_hw_locked(q);
+	mutex_unlock(&q->hw_lock);
+	return ret;
+}
+
+/**
+ * np_delete_hw() - delete the SQ, then the CQ: those that may exist
+ * @q: the reservation
+ *
+ * Under @q->hw_lock, so that a fence and a release or recycle never cross
+ * each other's Create and Delete.  A Delete that fails leaves the queue
+ * "maybe there": only a disable settles it.
+ */
+void np_delete_hw(struct nvme_peer_queue *q)
+{
+	struct nvme_command c = { };
+
+	mutex_lock(&q->hw_lock);
+	c.delete_queue.qid = cpu_to_le16(q->qid);
+	if (q->hw_sq) {
+		c.delete_queue.opcode = nvme_admin_delete_sq;
+		np_admin_queue(q, &c, &q->hw_sq, false);
+	}
+	if (q->hw_cq && !q->hw_sq) {
+		c.delete_queue.opcode = nvme_admin_delete_cq;
+		np_admin_queue(q, &c, &q->hw_cq, false);
+	}
+	mutex_unlock(&q->hw_lock);
+}
+
+/*
+ * The namespace's format as the controller reports it now, for the guard.
+ * An admin command that changes it (Format NVM through the ioctl, say)
+ * holds the controller's scan_lock from before it is sent until it has
+ * completed; the block layer's view (ns->lba_shift, ns->ms, the capacity)
+ * then lags until the namespace is revalidated, and a reservation made in
+ * between would check commands with a stale LBA size.  So ask under
+ * scan_lock, and -EAGAIN until both views agree.  (The capacity is 0 for
+ * a format the block layer cannot use, such as separate metadata.)
+ */
+int np_ns_format(struct nvme_peer_ctrl *pctrl, struct nvme_ns *ns,
+			u32 nsid, u32 *lba_shift, u64 *nsze)
+{
+	struct nvme_command c = { };
+	struct nvme_id_ns *id;
+	struct nvme_lbaf *f;
+	sector_t capacity;
+	int ret;
+
+	lockdep_assert_held(&pctrl->lock);
+	id = kmalloc(sizeof(*id), GFP_KERNEL);
+	if (!id)
+		return -ENOMEM;
+	c.identify.opcode = nvme_admin_identify;
+	c.identify.nsid = cpu_to_le32(nsid);
+	c.identify.cns = NVME_ID_CNS_NS;
+	mutex_lock(&pctrl->ctrl->scan_lock);
+	ret = np_admin_errno(np_admin_cmd(pctrl, &c, id, sizeof(*id)));
+	if (ret)
+		goto out_unlock;
+	f = &id->lbaf[nvme_lbaf_index(id->flbas)];
+	*lba_shift = f->ds;
+	*nsze = le64_to_cpu(id->nsze);
+	capacity = get_capacity(ns->disk);
+	if (f->ds != np_ns_lba_shift(ns) || !f->ms != !np_ns_ms(ns) ||
+	    (capacity && *nsze != capacity >> (f->ds - SECTOR_SHIFT)))
+		ret = -EAGAIN;
+out_unlock:
+	mutex_unlock(&pctrl->ctrl->scan_lock);
+	kfree(id);
+	return ret;
+}
+
+/**
+ * np_ctrl_disable_wait() - have the controller disabled and wait for it
+ * @pctrl: the controller
+ * @done: returns true once the wait is over (the fence's: @q is quiet)
+ * @arg: for @done
+ * @why: for the log
+ *
+ * Asks nvme-pci for a reset (a reset or a removal already running will
+ * do: nvme_reset_ctrl() then refuses, and the disable comes anyway) and
+ * waits, without a time limit, until @done says so: every disable moves
+ * pctrl->disable_gen.  Every %NP_DISABLE_NAG it logs that it still waits and
+ * asks again (a reset that failed leaves the controller dead: disabled).
+ */
+void np_ctrl_disable_wait(struct nvme_peer_ctrl *pctrl,
+				 bool (*done)(void *arg), void *arg,
+				 const char *why)
+{
+	unsigned long nag = jiffies + NP_DISABLE_NAG;
+
+	nvme_reset_ctrl(pctrl->ctrl);
+	while (!done(arg)) {
+		msleep(20);
+		if (time_after(jiffies, nag)) {
+			dev_warn(pctrl->ctrl->device,
+				 "nvme-peer: %s: still waiting for the controller to be disabled\n",
+				 why);
+			nvme_reset_ctrl(pctrl->ctrl);
+			nag = jiffies + NP_DISABLE_NAG;
+		}
+	}
+}
+
+struct np_gen_wait {
+	struct nvme_peer_ctrl *pctrl;
+	unsigned int gen;
+	bool live;
+};
+
+static bool np_gen_moved(void *arg)
+{
+	struct np_gen_wait *w = arg;
+	bool done;
+
+	spin_lock(&w->pctrl->state_lock);
+	done = w->pctrl->disable_gen != w->gen && (!w->live || w->pctrl->live);
+	spin_unlock(&w->pctrl->state_lock);
+	return done;
+}
+
+/**
+ * np_ctrl_reset_wait() - reset a controller and wait for its disable
+ * @pctrl: the controller
+ * @live: wait until it is live again too
+ *
+ * Waits for the disable generation to move (and @live), with no time
+ * limit, instead of flushing the reset work: that work takes the shutdown
+ * lock, under which a removal may be waiting for locks the caller holds.
+ * Any disable will do, the reset's, one already running, or a removal's.
+ */
+void np_ctrl_reset_wait(struct nvme_peer_ctrl *pctrl, bool live)
+{
+	struct np_gen_wait w = { .pctrl = pctrl, .live = live };
+
+	spin_lock(&pctrl->state_lock);
+	w.gen = pctrl->disable_gen;
+	spin_unlock(&pctrl->state_lock);
+	np_ctrl_disable_wait(pctrl, np_gen_moved, &w, "reset");
+}
