@@ -209,7 +209,7 @@ void np_delete_hw(struct nvme_peer_queue *q)
  * a format the block layer cannot use, such as separate metadata.)
  */
 int np_ns_format(struct nvme_peer_ctrl *pctrl, struct nvme_ns *ns,
-			u32 nsid, u32 *lba_shift, u64 *nsze)
+		 u32 nsid, u32 *lba_shift, u64 *nsze)
 {
 	struct nvme_command c = { };
 	struct nvme_id_ns *id;
@@ -255,8 +255,8 @@ out_unlock:
  * asks again (a reset that failed leaves the controller dead: disabled).
  */
 void np_ctrl_disable_wait(struct nvme_peer_ctrl *pctrl,
-				 bool (*done)(void *arg), void *arg,
-				 const char *why)
+			  bool (*done)(void *arg), void *arg,
+			  const char *why)
 {
 	unsigned long nag = jiffies + NP_DISABLE_NAG;
 

@@ -59,9 +59,15 @@ static const struct kobj_type np_queue_ktype = {
  * 64 MiB (4 MiB in host memory, which is one physically contiguous
  * allocation) or given without a data placement, peer placement without a peer,
  * an unknown mode, a policy in direct mode, a dma-buf range that
- * np_dmabuf_validate() refuses); -EOPNOTSUPP when the
- * controller cannot do it (CMB placement without a CMB or without the CMBSZ
- * support bit for that use).
+ * np_dmabuf_validate() refuses, a policy np_med_validate() refuses, a file
+ * binding np_bind_validate() refuses); -EACCES from np_bind_validate();
+ * -EOPNOTSUPP when the controller cannot do it (CMB placement without a
+ * CMB or without the CMBSZ support bit for that use).
+ *
+ * The one semantic gate: every door (nvme_peer_reserve(), the RESERVE
+ * ioctl, sysfs's create) checks only the shape of what it got and comes
+ * here, through np_reserve(), before anything is looked up, leased or
+ * allocated; each part checks the fields it owns.
  */
 static int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cmbsz)
 {
@@ -97,7 +103,14 @@ static int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cm
 	     p->data_size > NP_MAX_HOST_DATA_SIZE))
 		return -EINVAL;
 
-	if (np_dmabuf_validate(p))
+	/* the binding first: a read binding refuses any writer, known or not */
+	if (p->file.file) {
+		int ret = np_bind_validate(p);
+
+		if (ret)
+			return ret;
+	}
+	if (np_dmabuf_validate(p) || np_med_validate(p))
 		return -EINVAL;
 
 	if (p->sq == NVME_PEER_PLACE_CMB && !(cmbsz & NVME_CMBSZ_SQS))
@@ -259,10 +272,28 @@ void np_queue_free_work(struct nvme_peer_ctrl *pctrl)
 		nvme_peer_ctrl_put(pctrl);
 }
 
-/* Whether @p may be reserved now: -ENODEV, -EAGAIN, -EINVAL, -EPERM... */
-static int np_reserve_allowed(struct nvme_peer_ctrl *pctrl,
-			      const struct nvme_peer_params *p,
-			      enum np_owner owner)
+/* The gate: whether @p may be asked of @pctrl: -EINVAL, -EPERM... */
+static int np_reserve_check(struct nvme_peer_ctrl *pctrl,
+			    const struct nvme_peer_params *p,
+			    enum np_owner owner)
+{
+	u32 mqes, cmbsz;
+	int ret;
+
+	spin_lock(&pctrl->state_lock);
+	mqes = pctrl->info.mqes;
+	cmbsz = pctrl->info.cmbsz;
+	spin_unlock(&pctrl->state_lock);
+	ret = np_validate_params(p, mqes, cmbsz);
+	if (!ret && p->mode == NVME_PEER_MODE_DIRECT &&
+	    (!READ_ONCE(allow_direct) ||
+	     (owner != NP_OWNER_KERNEL && !capable(CAP_SYS_RAWIO))))
+		ret = -EPERM;
+	return ret;
+}
+
+/* Whether the controller can take a reservation now: -ENODEV, -EAGAIN. */
+static int np_reserve_live(struct nvme_peer_ctrl *pctrl)
 {
 	int ret;
 
@@ -270,12 +301,6 @@ static int np_reserve_allowed(struct nvme_peer_ctrl *pctrl,
 	spin_lock(&pctrl->state_lock);
 	ret = pctrl->removed ? -ENODEV : !pctrl->live ? -EAGAIN : 0;
 	spin_unlock(&pctrl->state_lock);
-	if (!ret)
-		ret = np_validate_params(p, pctrl->info.mqes, pctrl->info.cmbsz);
-	if (!ret && p->mode == NVME_PEER_MODE_DIRECT &&
-	    (!READ_ONCE(allow_direct) ||
-	     (owner != NP_OWNER_KERNEL && !capable(CAP_SYS_RAWIO))))
-		ret = -EPERM;
 	return ret;
 }
 
@@ -417,14 +442,14 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 	bool notify;
 	int ret;
 
+	ret = np_reserve_check(pctrl, p, owner);
 	/* before the lock: mapping the file writes its dirty pages back */
-	if (p->file.file) {
+	if (!ret && p->file.file)
 		ret = np_bind_file(p, &bind);
-		if (ret)
-			return ERR_PTR(ret);
-	}
+	if (ret)
+		return ERR_PTR(ret);
 	mutex_lock(&pctrl->lock);
-	ret = np_reserve_allowed(pctrl, p, owner);
+	ret = np_reserve_live(pctrl);
 	if (!ret)
 		ret = np_reserve_ns(pctrl, p, &ns);
 	if (ret)

@@ -151,6 +151,57 @@ static void np_test_validate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, np_validate_params(&c->p, 2048, c->cmbsz), c->ret);
 }
 
+/*
+ * The gate asks each part about the fields it owns: the policy
+ * (np_med_validate()) and a file binding (np_bind_validate()) are refused
+ * before anything is looked up, leased or allocated.
+ */
+static void np_test_gate(struct kunit *test)
+{
+	static const struct nvme_peer_window overlap = {
+		.addr = NVME_PEER_PRP_BASE + SZ_4K, .len = SZ_4K };
+	static const struct nvme_peer_window after = {
+		.addr = NVME_PEER_PRP_BASE + SZ_64K, .len = SZ_4K };
+	struct nvme_peer_params p = NP_P(1, 64, NVME_PEER_PLACE_HOST,
+					NVME_PEER_PLACE_HOST,
+					NVME_PEER_PLACE_HOST, SZ_64K, 0);
+	static char some_file;
+
+	KUNIT_EXPECT_EQ(test, np_validate_params(&p, 2048, 0), 0);
+	p.policy.opcodes = BIT(31);
+	KUNIT_EXPECT_EQ(test, np_validate_params(&p, 2048, 0), -EINVAL);
+	p.policy.opcodes = 0;
+	p.policy.nr_extents = 1;
+	KUNIT_EXPECT_EQ(test, np_validate_params(&p, 2048, 0), -EINVAL);
+	p.policy.nr_extents = 0;
+	p.policy.nr_windows = NVME_PEER_MAX_WINDOWS + 1;
+	p.policy.windows = &after;
+	KUNIT_EXPECT_EQ(test, np_validate_params(&p, 2048, 0), -EINVAL);
+	p.policy.nr_windows = 1;
+	KUNIT_EXPECT_EQ(test, np_validate_params(&p, 2048, 0), 0);
+	p.policy.windows = &overlap;
+	KUNIT_EXPECT_EQ(test, np_validate_params(&p, 2048, 0), -EINVAL);
+	p.policy.nr_windows = 0;
+	p.policy.windows = NULL;
+
+	/* a stand-in file, never dereferenced by the gate */
+	p.file.file = (struct file *)&some_file;
+	p.file.access = NVME_PEER_ACCESS_READ;
+	KUNIT_EXPECT_EQ(test, np_validate_params(&p, 2048, 0), 0);
+	p.policy.opcodes = NVME_PEER_OPS_WRITE;
+	KUNIT_EXPECT_EQ(test, np_validate_params(&p, 2048, 0), -EACCES);
+	p.file.access |= NVME_PEER_ACCESS_WRITE;
+	KUNIT_EXPECT_EQ(test, np_validate_params(&p, 2048, 0), 0);
+	p.file.access = NVME_PEER_ACCESS_WRITE;
+	KUNIT_EXPECT_EQ(test, np_validate_params(&p, 2048, 0), -EINVAL);
+	p.file.access = NVME_PEER_ACCESS_READ;
+	p.policy.opcodes = BIT(31);	/* unknown: not a reader's either */
+	KUNIT_EXPECT_EQ(test, np_validate_params(&p, 2048, 0), -EACCES);
+	p.policy.opcodes = 0;
+	p.mode = NVME_PEER_MODE_DIRECT;
+	KUNIT_EXPECT_EQ(test, np_validate_params(&p, 2048, 0), -EINVAL);
+}
+
 /* ---- qid allocator ---------------------------------------------------------- */
 
 static void np_test_qid_alloc(struct kunit *test)
@@ -190,6 +241,7 @@ static void np_test_qid_alloc(struct kunit *test)
 
 static struct kunit_case nvme_peer_core_cases[] = {
 	KUNIT_CASE_PARAM(np_test_validate, np_validate_gen_params),
+	KUNIT_CASE(np_test_gate),
 	KUNIT_CASE(np_test_qid_alloc),
 	{}
 };

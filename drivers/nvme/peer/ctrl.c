@@ -44,7 +44,7 @@ struct nvme_peer_ctrl *np_ctrl_find_rcu(struct nvme_ctrl *ctrl)
 {
 	struct nvme_peer_ctrl *pctrl;
 
-	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "np_ctrl_find_rcu() without RCU");
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "called without RCU");
 	pctrl = xa_load(&np_ctrls, ctrl->instance);
 	return pctrl && pctrl->ctrl == ctrl ? pctrl : NULL;
 }

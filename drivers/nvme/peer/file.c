@@ -361,17 +361,20 @@ static bool np_bind_reader_ops(u32 opcodes)
 	return !(opcodes & ~NVME_PEER_OPS_READER);
 }
 
-/*
- * What a binding asks for that no file can give: -EINVAL, -EACCES (a
- * writer's opcode for a read binding), -EBADF...  Every door (ioctl,
- * sysfs, in-kernel) comes through here.
+/**
+ * np_bind_validate() - what a binding asks for that no file can give
+ * @p: reservation parameters with @p->file.file set
+ *
+ * Part of the reservation gate (core.c's np_validate_params()): checked
+ * before the file is looked at, leased or mapped.
+ *
+ * Return: 0; -EINVAL (not mediated, extents given too, an access other
+ * than read or read+write); -EACCES (a read binding whose policy allows an
+ * opcode outside %NVME_PEER_OPS_READER).
  */
-static int np_bind_check(const struct nvme_peer_params *p, struct file *file,
-			 u64 *part_off)
+int np_bind_validate(const struct nvme_peer_params *p)
 {
 	const struct nvme_peer_file *pf = &p->file;
-	struct inode *inode = file_inode(file);
-	struct super_block *sb = inode->i_sb;
 
 	if (p->mode != NVME_PEER_MODE_MEDIATED || p->policy.nr_extents ||
 	    (pf->access != NVME_PEER_ACCESS_READ &&
@@ -380,6 +383,17 @@ static int np_bind_check(const struct nvme_peer_params *p, struct file *file,
 	if (!(pf->access & NVME_PEER_ACCESS_WRITE) &&
 	    !np_bind_reader_ops(p->policy.opcodes))
 		return -EACCES;
+	return 0;
+}
+
+/* What this file cannot give: -EISDIR, -EINVAL, -EBADF, -EXDEV... */
+static int np_bind_check(const struct nvme_peer_params *p, struct file *file,
+			 u64 *part_off)
+{
+	const struct nvme_peer_file *pf = &p->file;
+	struct inode *inode = file_inode(file);
+	struct super_block *sb = inode->i_sb;
+
 	if (S_ISDIR(inode->i_mode))
 		return -EISDIR;
 	if (!S_ISREG(inode->i_mode))
@@ -408,22 +422,17 @@ static int np_bind_check(const struct nvme_peer_params *p, struct file *file,
  * @p: the reservation's parameters, with @p->file.file set
  * @bp: the binding, on success
  *
- * Runs before the reservation takes the controller's lock: mapping writes
- * back dirty pages of the file.
+ * Runs after the reservation gate (np_bind_validate(): a read binding gets
+ * a policy of readers only) and before the reservation takes the
+ * controller's lock: mapping writes back dirty pages of the file.
  *
- * A read binding (@p->file.access without %NVME_PEER_ACCESS_WRITE) gets a
- * policy of readers only: opcodes outside %NVME_PEER_OPS_READER are
- * refused here, before anything is leased or mapped; no opcodes means
- * Read, the default of every policy.
- *
- * Return: 0, or -EINVAL (not mediated, extents given, a bad access, an
- * unaligned range or one past EOF), -EISDIR, -EBADF (not open for the
+ * Return: 0, or -EINVAL (not a regular file, an unaligned range or one
+ * past EOF), -EISDIR, -EBADF (not open for the
  * access asked), -EACCES (the caller neither owns the file nor has
  * CAP_LEASE), -EXDEV (not on a block device), -EOPNOTSUPP (no
  * ->map_blocks()), -ENXIO (a reflinked file), -ENODATA (no written block
  * in the range), -E2BIG (more than %NVME_PEER_MAX_EXTENTS pieces),
- * -EAGAIN (the layout changed while mapping), -ENOMEM; -EACCES (a read
- * binding whose policy allows an opcode outside %NVME_PEER_OPS_READER).
+ * -EAGAIN (the layout changed while mapping), -ENOMEM.
  */
 int np_bind_file(const struct nvme_peer_params *p, struct np_bind **bp)
 {

@@ -219,6 +219,40 @@ static u32 np_med_max_nlb(struct nvme_peer_queue *q)
 	return max_t(u64, bytes >> q->lba_shift, 1);
 }
 
+/**
+ * np_med_validate() - the policy checks that need no namespace
+ * @p: reservation parameters
+ *
+ * Part of the reservation gate (core.c's np_validate_params()); the
+ * checks against the namespace (extents past its end, empty or wrapping
+ * ranges, max_nlb above its transfer limit) come when the queue is built.
+ *
+ * Return: 0, or -EINVAL: an unknown opcode bit, more than
+ * %NVME_PEER_MAX_EXTENTS extents or %NVME_PEER_MAX_WINDOWS windows, a
+ * count without its array, a window that overlaps the data buffer's PRP
+ * range (%NVME_PEER_PRP_BASE, translated by the poller).
+ */
+int np_med_validate(const struct nvme_peer_params *p)
+{
+	const struct nvme_peer_policy *pol = &p->policy;
+	u32 i;
+
+	if (pol->opcodes & ~NVME_PEER_OPS_ALL ||
+	    pol->nr_extents > NVME_PEER_MAX_EXTENTS ||
+	    pol->nr_windows > NVME_PEER_MAX_WINDOWS ||
+	    (pol->nr_extents && !pol->extents) ||
+	    (pol->nr_windows && !pol->windows))
+		return -EINVAL;
+	for (i = 0; i < pol->nr_windows; i++) {
+		const struct nvme_peer_window *w = &pol->windows[i];
+
+		if (w->addr < NVME_PEER_PRP_BASE + p->data_size &&
+		    w->addr + w->len > NVME_PEER_PRP_BASE)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 static int np_med_policy(struct nvme_peer_queue *q, struct np_med *m,
 			 const struct nvme_peer_policy *pol)
 {
@@ -227,12 +261,8 @@ static int np_med_policy(struct nvme_peer_queue *q, struct np_med *m,
 	u32 nr_win = pol->nr_windows + !!q->data.size;
 	u32 i, limit = np_med_max_nlb(q);
 
-	if (pol->opcodes & ~NVME_PEER_OPS_ALL ||
-	    pol->nr_extents > NVME_PEER_MAX_EXTENTS ||
-	    pol->nr_windows > NVME_PEER_MAX_WINDOWS ||
-	    (pol->nr_extents && !pol->extents) ||
-	    (pol->nr_windows && !pol->windows) ||
-	    pol->max_nlb > limit)
+	/* np_med_validate() checked the rest: the namespace's limit is known now */
+	if (pol->max_nlb > limit)
 		return -EINVAL;
 
 	m->extents = kvcalloc(nr_ext, sizeof(*m->extents), GFP_KERNEL);
@@ -257,10 +287,6 @@ static int np_med_policy(struct nvme_peer_queue *q, struct np_med *m,
 	for (i = 0; i < pol->nr_windows; i++) {
 		const struct nvme_peer_window *w = &pol->windows[i];
 
-		/* the data buffer's PRP range is translated: no overlap */
-		if (w->addr < NVME_PEER_PRP_BASE + q->data.size &&
-		    w->addr + w->len > NVME_PEER_PRP_BASE)
-			return -EINVAL;
 		m->windows[i].start = w->addr;
 		m->windows[i].len = w->len;
 	}

@@ -344,6 +344,7 @@ int np_fence_init(void);
 void np_fence_exit(void);
 
 /* file.c: file-bound reservations, layout leases */
+int np_bind_validate(const struct nvme_peer_params *p);
 int np_bind_file(const struct nvme_peer_params *p, struct np_bind **bp);
 int np_bind_on(struct np_bind *b, struct nvme_ns *ns);
 int np_bind_policy(struct np_bind *b, u32 lba_shift, u64 ns_size,
@@ -377,6 +378,7 @@ dma_addr_t np_dmabuf_ctrl_addr(const struct np_dmabuf *d, u64 off);
 bool np_dmabuf_moved(const struct np_mem *m);
 
 /* mediate.c: mediated mode, the poller */
+int np_med_validate(const struct nvme_peer_params *p);
 int np_med_alloc(struct nvme_peer_queue *q);
 void np_med_free(struct nvme_peer_queue *q);
 void np_med_start(struct nvme_peer_queue *q);
