@@ -2,7 +2,10 @@
 #
 # nvme-peer: build, test and demo.  See README.md.
 #
-#   make            build the modules and the selftests against the test kernel
+#   make            build the modules (production: no KUnit suites, no fault
+#                   injection) and the selftests against the test kernel
+#   make NP_TESTS=y the same with the KUnit suites and fault injection built
+#                   into nvme-peer.ko (what make check and its VMs use)
 #   make check      the single gate: sparse, checkpatch, KUnit and kselftests in
 #                   QEMU; prints "N passed, N failed, N skipped"
 #   make demo       boot the switch topology and show a peer queue at work
