@@ -65,6 +65,8 @@ if [ "$topo" = switch ]; then
 	echo "NP-END kunit nvme-peer rc=$rc"
 fi
 [ $rc -eq 0 ] || echo "NP-FATAL modprobe nvme-peer"
+# O (4096) for the out-of-tree modules, N (262144) for the KUnit suites
+echo "NP-TAINT $(cat /proc/sys/kernel/tainted)"
 modprobe np-accel || echo "NP-FATAL modprobe np-accel"
 wait_for /sys/class/nvme/nvme0/peer
 
