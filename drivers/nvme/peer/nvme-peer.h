@@ -248,6 +248,15 @@ void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl, u32 nsid,
 void np_delete_hw(struct nvme_peer_queue *q);
 extern struct workqueue_struct *np_wq;
 
+/*
+ * Gone from the API (include/linux/nvme-peer.h: nobody called them); only
+ * until core.c's split deletes their definitions, which keeps them linked.
+ */
+struct nvme_peer_ctrl *nvme_peer_ctrl_get(struct nvme_ctrl *ctrl);
+struct nvme_peer_ctrl *nvme_peer_ctrl_get_by_bdev(struct block_device *bdev);
+const struct nvme_peer_file_extent *
+nvme_peer_file_extents(struct nvme_peer_queue *q, u32 *nr);
+
 /* fence.c: the one fence every revocation cause waits on */
 enum np_fence_how {
 	NP_FENCED_GONE,		/* the hardware queue was gone already */
