@@ -2,7 +2,10 @@
 #
 # nvme-peer: build, test and demo.  See README.md.
 #
-#   make            build the modules and the selftests against the test kernel
+#   make            build the modules (production: no KUnit suites, no fault
+#                   injection) and the selftests against the test kernel
+#   make NP_TESTS=y the same with the KUnit suites and fault injection built
+#                   into nvme-peer.ko (what make check and its VMs use)
 #   make check      the single gate: sparse, checkpatch, KUnit and kselftests in
 #                   QEMU; prints "N passed, N failed, N skipped"
 #   make demo       boot the switch topology and show a peer queue at work
@@ -14,7 +17,9 @@
 # KDIR=<kernel tree> overrides both.
 
 KCONFIG ?= test
-KDIR ?= $(shell $(CURDIR)/scripts/build-kernel $(KCONFIG) | tail -n1)
+# make clean alone builds no kernel: it takes the cached tree, or none
+KDIR ?= $(shell $(CURDIR)/scripts/build-kernel \
+	  $(if $(filter-out clean,$(or $(MAKECMDGOALS),all)),,--cached) $(KCONFIG) | tail -n1)
 SELFTESTS := tools/testing/selftests/nvme-peer
 
 .PHONY: all modules selftests sparse checkpatch check demo bench clean kernel
@@ -45,6 +50,16 @@ demo:
 bench:
 	@$(CURDIR)/scripts/bench
 
+# Without a kernel tree kbuild cannot clean: remove what it builds here.
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
-	$(MAKE) -C $(SELFTESTS) clean
+	@kdir='$(KDIR)'; \
+	if [ -n "$$kdir" ]; then \
+		$(MAKE) -C "$$kdir" M=$(CURDIR) clean; \
+	else \
+		echo "clean: no kernel tree built: kbuild's clean skipped"; \
+		find drivers tools/testing/nvme-peer/modules \( -name '*.o' \
+			-o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
+			-o -name '.*.cmd' -o -name modules.order \) -delete; \
+		rm -f Module.symvers modules.order .*.cmd .module-common.o; \
+	fi; \
+	$(MAKE) -C $(SELFTESTS) KDIR="$$kdir" clean

@@ -19,7 +19,6 @@ struct file;
 struct dma_buf;
 struct nvme_ctrl;
 struct pci_dev;
-struct block_device;
 struct nvme_peer_ctrl;
 struct nvme_peer_queue;
 
@@ -215,9 +214,7 @@ struct nvme_peer_addrs {
 	enum nvme_peer_guarantee guarantee;
 };
 
-struct nvme_peer_ctrl *nvme_peer_ctrl_get(struct nvme_ctrl *ctrl);
 struct nvme_peer_ctrl *nvme_peer_ctrl_get_by_name(const char *name);
-struct nvme_peer_ctrl *nvme_peer_ctrl_get_by_bdev(struct block_device *bdev);
 void nvme_peer_ctrl_put(struct nvme_peer_ctrl *pctrl);
 
 struct nvme_peer_queue *nvme_peer_reserve(struct nvme_peer_ctrl *pctrl,
@@ -225,7 +222,5 @@ struct nvme_peer_queue *nvme_peer_reserve(struct nvme_peer_ctrl *pctrl,
 int nvme_peer_query(struct nvme_peer_queue *q, struct nvme_peer_addrs *addrs);
 enum nvme_peer_reason nvme_peer_revoked(struct nvme_peer_queue *q);
 void nvme_peer_release(struct nvme_peer_queue *q);
-const struct nvme_peer_file_extent *
-nvme_peer_file_extents(struct nvme_peer_queue *q, u32 *nr);
 
 #endif /* _LINUX_NVME_PEER_H */

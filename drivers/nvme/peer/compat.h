@@ -122,10 +122,4 @@ static inline void np_lease_init(struct file_lock *fl, struct file *file,
 #define np_kernel_cred()	prepare_kernel_cred(NULL)
 #endif
 
-/* 6.2 added EXPORT_SYMBOL_IF_KUNIT() (<kunit/visibility.h>); ours for 6.1 */
-#ifndef EXPORT_SYMBOL_IF_KUNIT
-#define EXPORT_SYMBOL_IF_KUNIT(symbol) \
-	EXPORT_SYMBOL_NS_GPL(symbol, EXPORTED_FOR_KUNIT_TESTING)
-#endif
-
 #endif /* _NVME_PEER_COMPAT_H */

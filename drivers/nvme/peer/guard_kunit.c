@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for the nvme-peer guard (guard.c, included below so that its
- * static functions can be tested too): field by field tables, LBA and PRP
- * boundaries, every opcode, the policy preparation, and an exhaustive and a
- * random comparison with a deliberately naive reference checker.
+ * KUnit suite nvme-peer-guard: the guard (guard.c) field by field, LBA and
+ * PRP boundaries, every opcode, the policy preparation, and an exhaustive
+ * and a random comparison with a deliberately naive reference checker.
+ * Included at the end of guard.c (the KUnit #include pattern), so it tests
+ * static functions too; it runs when nvme-peer loads.
  */
 #include <kunit/test.h>
 #include <linux/kernel.h>
 #include <linux/nvme.h>
 #include <linux/string.h>
-
-#include "guard.c"
 
 #define T_NSID		1
 #define T_NS_SIZE	100000
@@ -1673,6 +1672,3 @@ static struct kunit_suite np_guard_suite = {
 };
 
 kunit_test_suite(np_guard_suite);
-
-MODULE_DESCRIPTION("KUnit tests for the nvme-peer guard");
-MODULE_LICENSE("GPL");

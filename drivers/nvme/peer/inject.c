@@ -1,127 +1,159 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nvme-peer fault injection (CONFIG_NVME_PEER_FAULT_INJECTION), for tests:
- * events QEMU cannot produce at a chosen instant.  debugfs nvme-peer/:
+ * events QEMU cannot produce at a chosen instant, through the kernel's
+ * fault injection framework (should_fail(), Documentation/fault-injection/).
+ * Each point is a directory under debugfs nvme-peer/ with the framework's
+ * files (probability, interval, times, verbose, ...); a point fires when
+ * should_fail() says so: probability 100 and times N make the next N
+ * passes fire, times -1 every pass, times 0 (the default) none.  Delays are an extra
+ * file delay_ms in the point's directory.  The list, with the tests that
+ * use each point, is in Documentation/nvme/peer-testing.rst:
  *
- *   reset_before_create  the next N Creates of a hardware queue first reset
- *                        the controller and wait for it to come back, as if
+ *   reset_before_create  a Create of a hardware queue first resets the
+ *                        controller and waits for it to come back, as if
  *                        a reset raced the reservation
- *   fail_delete          the next N Delete SQ/CQ commands fail as if the
- *                        controller had refused them (not sent)
- *   lease_return_delay_ms
- *                        after giving a layout lease back, wait this long
- *                        (0: not at all), as a preempted work item would:
- *                        the breaker returns meanwhile
- *   poller_stall_ms, poller_stall_id
- *                        the next pass of poller poller_stall_id sleeps
- *                        poller_stall_ms holding the poller's lock, as a
- *                        pass stuck on a read of a stalled peer BAR would;
- *                        poller_stalling reads 1 meanwhile
- *   down_delay_ms        the next DOWN event waits this long after it
- *                        revoked the controller's queues, holding nvme-pci's
- *                        shutdown lock: the controller stays mid-reset (not
- *                        live, not disabled yet) that long
- *   med_free_delay_ms    the mediation teardown waits this long between taking a
- *                        queue's mediation state away and freeing it, as
- *                        a preempted release would: a fence draining the
+ *   fail_delete          a Delete SQ/CQ command fails as if the controller
+ *                        had refused it (not sent)
+ *   lease_return_delay   after giving a layout lease back, wait delay_ms,
+ *                        as a preempted work item would: the breaker
+ *                        returns meanwhile
+ *   med_free_delay       the mediation teardown waits delay_ms between taking a
+ *                        queue's mediation state away and freeing it, as a
+ *                        preempted release would: a fence draining the
  *                        queue meanwhile must not read it
+ *   down_delay           a DOWN event waits delay_ms after it revoked the
+ *                        controller's queues, holding nvme-pci's shutdown
+ *                        lock: the controller stays mid-reset (not live,
+ *                        not disabled yet) that long
+ *   poller_stall         a pass of poller id (file id) sleeps delay_ms
+ *                        holding the poller's lock, as a pass stuck on a
+ *                        read of a stalled peer BAR would; stalling reads
+ *                        Y meanwhile
  */
-#include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
+#include <linux/fault-inject.h>
 #include <linux/nvme.h>
 
 #include "nvme.h"
 #include "nvme-peer.h"
 
-static atomic_t np_inject_resets = ATOMIC_INIT(0);
-static atomic_t np_inject_delete_errors = ATOMIC_INIT(0);
-static u32 np_inject_lease_delay_ms;
-static u32 np_inject_med_free_delay_ms;
-static u32 np_inject_stall_ms, np_inject_stall_id;
-static u32 np_inject_down_delay_ms;
-static bool np_inject_stalling;
+/* one injection point: the framework's attributes and a delay */
+struct np_fault {
+	const char *name;
+	struct fault_attr attr;
+	u32 delay_ms;
+};
+
+enum {
+	NP_F_RESET_BEFORE_CREATE,
+	NP_F_FAIL_DELETE,
+	NP_F_LEASE_RETURN_DELAY,
+	NP_F_MED_FREE_DELAY,
+	NP_F_DOWN_DELAY,
+	NP_F_POLLER_STALL,
+	NP_F_NR
+};
+
+static struct np_fault np_faults[NP_F_NR] = {
+	[NP_F_RESET_BEFORE_CREATE] = { "reset_before_create", FAULT_ATTR_INITIALIZER },
+	[NP_F_FAIL_DELETE]	   = { "fail_delete", FAULT_ATTR_INITIALIZER },
+	[NP_F_LEASE_RETURN_DELAY]  = { "lease_return_delay", FAULT_ATTR_INITIALIZER },
+	[NP_F_MED_FREE_DELAY]	   = { "med_free_delay", FAULT_ATTR_INITIALIZER },
+	[NP_F_DOWN_DELAY]	   = { "down_delay", FAULT_ATTR_INITIALIZER },
+	[NP_F_POLLER_STALL]	   = { "poller_stall", FAULT_ATTR_INITIALIZER },
+};
+
+static u32 np_stall_id;
+static bool np_stalling;
 static struct dentry *np_inject_dir;
 
-/* Take one from @count if it is not 0. */
-static bool np_inject_take(atomic_t *count)
+static bool np_fail(int point)
 {
-	return atomic_add_unless(count, -1, 0);
+	return should_fail(&np_faults[point].attr, 1);
+}
+
+/* The point's delay_ms if it fires, else 0. */
+static u32 np_fail_ms(int point)
+{
+	return np_fail(point) ? READ_ONCE(np_faults[point].delay_ms) : 0;
+}
+
+static void np_fail_delay(int point)
+{
+	u32 ms = np_fail_ms(point);
+
+	if (ms)
+		msleep(ms);
 }
 
 /* Whether this Create is to be preceded by a reset (the caller does it). */
 bool np_inject_reset(void)
 {
-	return np_inject_take(&np_inject_resets);
+	return np_fail(NP_F_RESET_BEFORE_CREATE);
 }
 
 int np_inject_admin_error(const struct nvme_command *c)
 {
 	if ((c->common.opcode == nvme_admin_delete_sq ||
 	     c->common.opcode == nvme_admin_delete_cq) &&
-	    np_inject_take(&np_inject_delete_errors))
+	    np_fail(NP_F_FAIL_DELETE))
 		return NVME_SC_INTERNAL;
 	return 0;
 }
 
 void np_inject_lease_returned(void)
 {
-	u32 ms = READ_ONCE(np_inject_lease_delay_ms);
-
-	if (ms)
-		msleep(ms);
+	np_fail_delay(NP_F_LEASE_RETURN_DELAY);
 }
 
 void np_inject_med_free(void)
 {
-	u32 ms = READ_ONCE(np_inject_med_free_delay_ms);
-
-	if (ms)
-		msleep(ms);
+	np_fail_delay(NP_F_MED_FREE_DELAY);
 }
 
 void np_inject_poller_stall(unsigned int id)
 {
 	u32 ms;
 
-	if (!READ_ONCE(np_inject_stall_ms) ||
-	    READ_ONCE(np_inject_stall_id) != id)
+	if (READ_ONCE(np_stall_id) != id)
 		return;
-	ms = xchg(&np_inject_stall_ms, 0);
+	ms = np_fail_ms(NP_F_POLLER_STALL);
 	if (!ms)
 		return;
-	WRITE_ONCE(np_inject_stalling, true);
+	WRITE_ONCE(np_stalling, true);
 	msleep(ms);
-	WRITE_ONCE(np_inject_stalling, false);
+	WRITE_ONCE(np_stalling, false);
 }
 
 void np_inject_down(void)
 {
-	u32 ms = xchg(&np_inject_down_delay_ms, 0);
-
-	if (ms)
-		msleep(ms);
+	np_fail_delay(NP_F_DOWN_DELAY);
 }
 
 void np_inject_init(void)
 {
+	struct dentry *dir;
+	int i;
+
 	np_inject_dir = debugfs_create_dir("nvme-peer", NULL);
-	debugfs_create_atomic_t("reset_before_create", 0600, np_inject_dir,
-				&np_inject_resets);
-	debugfs_create_atomic_t("fail_delete", 0600, np_inject_dir,
-				&np_inject_delete_errors);
-	debugfs_create_u32("lease_return_delay_ms", 0600, np_inject_dir,
-			   &np_inject_lease_delay_ms);
-	debugfs_create_u32("med_free_delay_ms", 0600, np_inject_dir,
-			   &np_inject_med_free_delay_ms);
-	debugfs_create_u32("down_delay_ms", 0600, np_inject_dir,
-			   &np_inject_down_delay_ms);
-	debugfs_create_u32("poller_stall_ms", 0600, np_inject_dir,
-			   &np_inject_stall_ms);
-	debugfs_create_u32("poller_stall_id", 0600, np_inject_dir,
-			   &np_inject_stall_id);
-	debugfs_create_bool("poller_stalling", 0400, np_inject_dir,
-			    &np_inject_stalling);
+	for (i = 0; i < NP_F_NR; i++) {
+		struct np_fault *f = &np_faults[i];
+
+		/* off until a test arms it; a message, no stack dump, when it fires */
+		atomic_set(&f->attr.times, 0);
+		f->attr.verbose = 1;
+		dir = fault_create_debugfs_attr(f->name, np_inject_dir, &f->attr);
+		if (IS_ERR(dir))
+			continue;
+		if (i >= NP_F_LEASE_RETURN_DELAY)
+			debugfs_create_u32("delay_ms", 0600, dir, &f->delay_ms);
+		if (i == NP_F_POLLER_STALL) {
+			debugfs_create_u32("id", 0600, dir, &np_stall_id);
+			debugfs_create_bool("stalling", 0400, dir, &np_stalling);
+		}
+	}
 }
 
 void np_inject_exit(void)

@@ -123,7 +123,7 @@ TEST(layout_fence_outwaits_a_failed_delete)
 		SKIP(return, "%s", np_no_slow());
 	ASSERT_EQ(0, np_busy_file(&b, "busy", 61, 40));
 	memcpy(pat, b.m.data, sizeof(pat));
-	ASSERT_EQ(0, np_write(NP_INJECT "/fail_delete", "1"));
+	ASSERT_EQ(0, np_inject("fail_delete", 1, 0));
 
 	t0 = np_now();
 	ASSERT_EQ(0, ftruncate(b.file, 0));
@@ -137,7 +137,7 @@ TEST(layout_fence_outwaits_a_failed_delete)
 	EXPECT_EQ(before, after);
 	ASSERT_EQ(0, np_query(b.fd, &info));
 	EXPECT_EQ(NVME_PEER_STATE_REVOKED, info.state);
-	np_write(NP_INJECT "/fail_delete", "0");
+	np_inject("fail_delete", 0, 0);
 	np_unmap_all(&b.m);
 	close(b.fd);
 	close(b.file);
@@ -153,7 +153,7 @@ static void *np_truncate_thread(void *arg)
  * The owner releases the queue while a layout break's fence waits for its
  * Writes: the release deletes the queue and frees its mediation state
  * under the fence, which reads the hardware CQ through it; the free is
- * held 200 ms (fault injection med_free_delay_ms).  The fence sees the
+ * held 200 ms (fault injection med_free_delay).  The fence sees the
  * state gone (nothing in flight) and the truncate returns.  Before, the
  * fence read q->med without the lock it is freed under.
  */
@@ -169,11 +169,11 @@ TEST(release_during_a_layout_fence)
 	ASSERT_EQ(0, pthread_create(&t, NULL, np_truncate_thread, &b.file));
 	usleep(300000);		/* the fence drains: 1 s of Writes left */
 	/* the release's free takes 200 ms: the drain runs meanwhile */
-	ASSERT_EQ(0, np_write(NP_INJECT "/med_free_delay_ms", "200"));
+	ASSERT_EQ(0, np_inject("med_free_delay", -1, 200));
 	np_unmap_all(&b.m);
 	close(b.fd);		/* release under the fence */
 	ASSERT_EQ(0, pthread_join(t, &ret));
-	np_write(NP_INJECT "/med_free_delay_ms", "0");
+	np_inject("med_free_delay", 0, 0);
 	EXPECT_EQ(0, (long)ret);
 	close(b.file);
 	free(b.ext);
@@ -216,7 +216,7 @@ static int np_stalling(void)
 {
 	char buf[8];
 
-	return !np_read(NP_INJECT "/poller_stalling", buf, sizeof(buf)) &&
+	return !np_read(NP_INJECT "/poller_stall/stalling", buf, sizeof(buf)) &&
 	       buf[0] == 'Y';
 }
 
@@ -256,8 +256,8 @@ TEST(a_stuck_poller_stalls_only_its_queues)
 	ASSERT_LE(0, pb);
 	ASSERT_NE(pa, pb);
 
-	ASSERT_EQ(0, np_write(NP_INJECT "/poller_stall_id", "%d", pa));
-	ASSERT_EQ(0, np_write(NP_INJECT "/poller_stall_ms", "3000"));
+	ASSERT_EQ(0, np_write(NP_INJECT "/poller_stall/id", "%d", pa));
+	ASSERT_EQ(0, np_inject("poller_stall", 1, 3000));
 	for (i = 0; i < 200 && !np_stalling(); i++)
 		usleep(10000);
 	ASSERT_TRUE(np_stalling());

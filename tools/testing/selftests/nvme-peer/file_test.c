@@ -243,7 +243,7 @@ FIXTURE_SETUP(layout)
 
 FIXTURE_TEARDOWN(layout)
 {
-	np_write(NP_INJECT "/lease_return_delay_ms", "0");
+	np_inject("lease_return_delay", 0, 0);
 	if (self->fd >= 0) {
 		np_unmap_all(&self->m);
 		close(self->fd);
@@ -321,13 +321,13 @@ TEST_F(layout, change_revokes_before_it_returns)
 		SKIP(return, "%s", np_fs());
 	ASSERT_EQ(0, np_query(self->fd, &info));
 	ASSERT_EQ(NVME_PEER_STATE_ACTIVE, info.state);
-	ASSERT_EQ(0, np_write(NP_INJECT "/lease_return_delay_ms", "100"));
+	ASSERT_EQ(0, np_inject("lease_return_delay", -1, 100));
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	changed = np_change_layout(self->file, variant->change);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	ASSERT_EQ(0, np_query(self->fd, &info));
 	usleep(200000);		/* the work item finishes before the reset */
-	ASSERT_EQ(0, np_write(NP_INJECT "/lease_return_delay_ms", "0"));
+	ASSERT_EQ(0, np_inject("lease_return_delay", 0, 0));
 	ASSERT_EQ(0, changed);
 	EXPECT_EQ(NVME_PEER_STATE_REVOKED, info.state);
 	EXPECT_EQ(NVME_PEER_REASON_LAYOUT, info.reason);
@@ -982,12 +982,12 @@ TEST(frozen_file_system_blocks_no_reserve)
 	ASSERT_EQ(0, np_cmd_ns(fd, &m, NPQ_OPC_WRITE, FS_NS, ext[0].slba, 16,
 			       5000));
 	np_unmap_all(&m);
-	ASSERT_EQ(0, np_write(NP_INJECT "/fail_delete", "1"));
+	ASSERT_EQ(0, np_inject("fail_delete", 1, 0));
 	close(fd);		/* released; its SQ stays: not freed yet */
 	ASSERT_EQ(0, np_sys("xfs_io -x -c freeze " MNT));
 	ret = np_reset_reserve_thaw(12);
 	EXPECT_EQ(0, ret);
-	np_write(NP_INJECT "/fail_delete", "0");
+	np_inject("fail_delete", 0, 0);
 	close(file);
 	free(ext);
 }

@@ -48,6 +48,8 @@ static inline void np_rsv_init(struct nvme_peer_reserve *r, int mode)
 {
 	memset(r, 0, sizeof(*r));
 	r->size = sizeof(*r);
+	/* not instance 0: two-ctrl's controllers probe in either order */
+	r->ctrl = strtoul(np_ctrl() + 4, NULL, 10);	/* nvmeN */
 	r->nsid = 1;
 	r->depth = 64;
 	r->sq = NVME_PEER_PLACE_HOST;

@@ -28,7 +28,11 @@
 #define NP_DBG_ACCEL "/sys/kernel/debug/np-accel"
 #define NP_DBG_CLIENT "/sys/kernel/debug/np-client"
 
-/* debugfs of CONFIG_NVME_PEER_FAULT_INJECTION (drivers/nvme/peer/inject.c) */
+/*
+ * The fault injection points of CONFIG_NVME_PEER_FAULT_INJECTION
+ * (drivers/nvme/peer/inject.c, Documentation/nvme/peer-testing.rst): one
+ * directory each, with the fault injection framework's files.
+ */
 #define NP_INJECT "/sys/kernel/debug/nvme-peer"
 
 /* Write @val to @path; 0 or -errno of the write. */
@@ -78,6 +82,34 @@ static inline long long np_read_num(const char *path)
 	if (np_read(path, buf, sizeof(buf)))
 		return -1;
 	return strtoll(buf, NULL, 0);
+}
+
+/*
+ * Arm injection point @name: it fires on its next @times passes (-1: every
+ * pass, 0: disarmed), each time sleeping @delay_ms where the point delays.
+ * 0 or -errno of the first write that failed (-ENOENT: nvme-peer was built
+ * without NP_TESTS=y).
+ */
+static inline int np_inject(const char *name, int times, unsigned int delay_ms)
+{
+	char path[128];
+	int ret;
+
+	snprintf(path, sizeof(path), NP_INJECT "/%s/delay_ms", name);
+	ret = np_write(path, "%u", delay_ms);
+	if (ret && (ret != -ENOENT || delay_ms))
+		return ret;
+	snprintf(path, sizeof(path), NP_INJECT "/%s/probability", name);
+	ret = np_write(path, "100");
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), NP_INJECT "/%s/interval", name);
+	ret = np_write(path, "1");
+	if (ret)
+		return ret;
+	/* last: it arms the point */
+	snprintf(path, sizeof(path), NP_INJECT "/%s/times", name);
+	return np_write(path, "%d", times);
 }
 
 static inline int np_sys(const char *fmt, ...)

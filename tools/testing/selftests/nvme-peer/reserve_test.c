@@ -572,14 +572,14 @@ TEST_F(np, reset_racing_create_leaves_no_queue)
 	struct np_ctx *c = &self->c;
 	int qid;
 
-	ASSERT_EQ(0, np_write(NP_INJECT "/reset_before_create", "1"));
+	ASSERT_EQ(0, np_inject("reset_before_create", 1, 0));
 	EXPECT_EQ(-EAGAIN, np_create(c, "nsid=1 qid=%d", c->first));
 	ASSERT_EQ(0, np_ctx_init(c));
 	EXPECT_EQ(0, np_create(c, "nsid=1 qid=%d", c->first));
 	EXPECT_EQ(c->nr - 1, np_attr(c, "free"));
 	/* the in-kernel API, and I/O on the qid created again */
 	ASSERT_EQ(0, np_delete(c, c->first));
-	ASSERT_EQ(0, np_write(NP_INJECT "/reset_before_create", "1"));
+	ASSERT_EQ(0, np_inject("reset_before_create", 1, 0));
 	EXPECT_EQ(-EAGAIN, np_client_reserve(c, "host", "host", "host", "cpu"));
 	ASSERT_EQ(0, np_ctx_init(c));
 	qid = np_client_reserve(c, "host", "host", "host", "cpu");
@@ -755,7 +755,7 @@ TEST_F(np, unbinding_the_peer_mid_reset)
 	q = np_client_reserve(c, "host", "host", "peer", bdf);
 	ASSERT_LE(c->first, q);
 	ASSERT_EQ(0, np_io(q, 'w', 56, 8, 7));
-	ASSERT_EQ(0, np_write(NP_INJECT "/down_delay_ms", "4000"));
+	ASSERT_EQ(0, np_inject("down_delay", 1, 4000));
 	reset = fork();
 	if (!reset)
 		_exit(np_write(np_ctrl_path("/sys/class/nvme/%s/reset_controller"),
@@ -783,7 +783,7 @@ TEST_F(np, unload_resets_a_controller_that_keeps_a_queue)
 
 	ASSERT_EQ(0, np_create(c, "nsid=1 qid=%d", c->first));
 	ASSERT_EQ(0, np_sys("rmmod np-client"));
-	ASSERT_EQ(0, np_write(NP_INJECT "/fail_delete", "1"));
+	ASSERT_EQ(0, np_inject("fail_delete", 1, 0));
 	ASSERT_EQ(0, np_sys("dmesg -c > /dev/null"));
 	ASSERT_EQ(0, np_sys("rmmod nvme-peer"));
 	EXPECT_EQ(0, np_sys("dmesg | grep -q 'resetting the controller to delete peer queues'"));

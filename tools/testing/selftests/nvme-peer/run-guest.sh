@@ -5,16 +5,6 @@
 # "NP-BEGIN kind name" / "NP-END kind name rc=N" for scripts/results.
 topo=$(cat /np/topology)
 
-kunit() {
-	echo "NP-BEGIN kunit $1"
-	dmesg -c > /dev/null
-	modprobe "$1"
-	rc=$?
-	dmesg | sed 's/^\[[^]]*\] //'
-	rmmod "$1" || rc=1
-	echo "NP-END kunit $1 rc=$rc"
-}
-
 kselftest() {
 	echo "NP-BEGIN kselftest $1"
 	"/np/tests/$1"
@@ -61,8 +51,9 @@ if [ "$topo" = two-ctrl ]; then
 		wait_for $d
 	done
 fi
-# nvme-peer's own KUnit suites (nvme_peer_core, _sysfs, _mem) run when it
-# loads: count them once, in the switch boot
+# nvme-peer's KUnit suites (built in with NP_TESTS=y: core, sysfs, mem,
+# file, dmabuf, mediate and the guard) run when it loads: count them once,
+# in the switch boot
 if [ "$topo" = switch ]; then
 	echo "NP-BEGIN kunit nvme-peer"
 	dmesg -c > /dev/null
@@ -74,12 +65,11 @@ if [ "$topo" = switch ]; then
 	echo "NP-END kunit nvme-peer rc=$rc"
 fi
 [ $rc -eq 0 ] || echo "NP-FATAL modprobe nvme-peer"
+# O (4096) for the out-of-tree modules, N (262144) for the KUnit suites
+echo "NP-TAINT $(cat /proc/sys/kernel/tainted)"
 modprobe np-accel || echo "NP-FATAL modprobe np-accel"
 wait_for /sys/class/nvme/nvme0/peer
 
-if [ "$topo" = switch ]; then
-	kunit nvme-peer-guard-kunit
-fi
 # iommu-pt only shows that identity domains confine nothing
 [ "$topo" = iommu-pt ] || kselftest smoke_test
 kselftest topology_test
