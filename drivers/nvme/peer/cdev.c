@@ -141,20 +141,23 @@ static void np_file_set(struct np_file *f, struct nvme_peer_queue *q,
 
 /*
  * Copy an extensible ioctl argument: its first __u32 is the size user space
- * built it with (copy_struct_from_user() rules).  *usize receives it.
+ * built it with, at least @ver0 (-EINVAL), the struct's NVME_PEER_*_SIZE_VER0;
+ * copy_struct_from_user() rules past that.  *usize receives it.
  */
-static int np_copy_arg(void *dst, size_t ksize, void __user *uarg, u32 *usize)
+static int np_copy_arg(void *dst, size_t ksize, size_t ver0,
+		       void __user *uarg, u32 *usize)
 {
 	if (get_user(*usize, (u32 __user *)uarg))
 		return -EFAULT;
+	if (*usize < ver0)
+		return -EINVAL;
 	return copy_struct_from_user(dst, ksize, uarg, *usize);
 }
 
 /* Check a RESERVE argument: -EINVAL for what no kernel accepts. */
-static int np_reserve_arg_ok(const struct nvme_peer_reserve *r, u32 usize)
+static int np_reserve_arg_ok(const struct nvme_peer_reserve *r)
 {
-	if (usize < offsetofend(struct nvme_peer_reserve, data) ||
-	    r->flags & ~(NVME_PEER_RESERVE_PEER | NVME_PEER_RESERVE_FILE |
+	if (r->flags & ~(NVME_PEER_RESERVE_PEER | NVME_PEER_RESERVE_FILE |
 			 NVME_PEER_RESERVE_REQUIRE_P2P) ||
 	    (!(r->flags & NVME_PEER_RESERVE_FILE) &&
 	     (r->file_fd || r->file_access || r->file_off || r->file_len)) ||
@@ -275,9 +278,10 @@ static int np_ioc_reserve(struct np_file *f, void __user *uarg)
 
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
-	ret = np_copy_arg(&r, sizeof(r), uarg, &usize);
+	ret = np_copy_arg(&r, sizeof(r), NVME_PEER_RESERVE_SIZE_VER0, uarg,
+			  &usize);
 	if (!ret)
-		ret = np_reserve_arg_ok(&r, usize);
+		ret = np_reserve_arg_ok(&r);
 	if (ret)
 		return ret;
 	if (f->spent)
@@ -314,10 +318,11 @@ static int np_ioc_attach(struct np_file *f, void __user *uarg)
 	u32 usize;
 	int ret;
 
-	ret = np_copy_arg(&a, sizeof(a), uarg, &usize);
+	ret = np_copy_arg(&a, sizeof(a), NVME_PEER_ATTACH_SIZE_VER0, uarg,
+			  &usize);
 	if (ret)
 		return ret;
-	if (usize < sizeof(a) || a.flags || !a.qid || a.qid > U16_MAX)
+	if (a.flags || !a.qid || a.qid > U16_MAX)
 		return -EINVAL;
 	if (f->spent)
 		return -EBUSY;
@@ -358,11 +363,11 @@ static int np_ioc_query(struct np_file *f, void __user *uarg)
 	u32 usize;
 	int ret;
 
-	ret = np_copy_arg(&info, sizeof(info), uarg, &usize);
+	ret = np_copy_arg(&info, sizeof(info), NVME_PEER_INFO_SIZE_VER0, uarg,
+			  &usize);
 	if (ret)
 		return ret;
-	if (usize < offsetofend(struct nvme_peer_info, db_stride) ||
-	    info.flags || info.ctrl || info.qid)
+	if (info.flags || info.ctrl || info.qid)
 		return -EINVAL;
 
 	down_read(&f->map_lock);
@@ -446,10 +451,11 @@ static int np_ioc_file_map(struct np_file *f, void __user *uarg)
 	u32 usize, n;
 	int ret;
 
-	ret = np_copy_arg(&m, sizeof(m), uarg, &usize);
+	ret = np_copy_arg(&m, sizeof(m), NVME_PEER_FILE_MAP_SIZE_VER0, uarg,
+			  &usize);
 	if (ret)
 		return ret;
-	if (usize < sizeof(m) || m.flags || m.rsvd)
+	if (m.flags || m.rsvd)
 		return -EINVAL;
 	/* the map is immutable: copy it out without map_lock (mmap_lock) */
 	down_read(&f->map_lock);
@@ -483,10 +489,11 @@ static int np_ioc_ring(struct np_file *f, void __user *uarg)
 	u32 usize;
 	int ret;
 
-	ret = np_copy_arg(&r, sizeof(r), uarg, &usize);
+	ret = np_copy_arg(&r, sizeof(r), NVME_PEER_RING_SIZE_VER0, uarg,
+			  &usize);
 	if (ret)
 		return ret;
-	if (usize < sizeof(r) || !r.flags ||
+	if (!r.flags ||
 	    r.flags & ~(NVME_PEER_RING_SQ | NVME_PEER_RING_CQ))
 		return -EINVAL;
 
@@ -712,8 +719,87 @@ static struct miscdevice np_miscdev = {
 	.mode = 0666,
 };
 
+/*
+ * The uAPI's layout, pinned: an offset or a size that moves, or an ioctl
+ * number whose size is not its struct's VER0 size, fails the build.  The
+ * selftest uapi_test checks the same from user space.
+ */
+#define NP_SIZE(s, n)	BUILD_BUG_ON(sizeof(struct nvme_peer_##s) != (n))
+#define NP_IOC(cmd, n)	BUILD_BUG_ON(_IOC_SIZE(NVME_PEER_IOC_##cmd) != (n))
+#define NP_AT(s, f, off) \
+	BUILD_BUG_ON(offsetof(struct nvme_peer_##s, f) != (off))
+
+static void np_uapi_layout(void)
+{
+	NP_SIZE(extent, 16);
+	NP_AT(extent, slba, 0); NP_AT(extent, nlb, 8);
+	NP_SIZE(dmabuf_region, 24);
+	NP_AT(dmabuf_region, fd, 0); NP_AT(dmabuf_region, rsvd, 4);
+	NP_AT(dmabuf_region, offset, 8); NP_AT(dmabuf_region, length, 16);
+	NP_SIZE(reserve, NVME_PEER_RESERVE_SIZE_VER0);
+	NP_IOC(RESERVE, NVME_PEER_RESERVE_SIZE_VER0);
+	NP_AT(reserve, size, 0); NP_AT(reserve, flags, 4);
+	NP_AT(reserve, ctrl, 8); NP_AT(reserve, nsid, 12);
+	NP_AT(reserve, depth, 16); NP_AT(reserve, qid, 20);
+	NP_AT(reserve, sq, 24); NP_AT(reserve, cq, 25);
+	NP_AT(reserve, data, 26); NP_AT(reserve, rsvd, 27);
+	NP_AT(reserve, peer_domain, 28); NP_AT(reserve, peer_bdf, 32);
+	NP_AT(reserve, rsvd2, 36); NP_AT(reserve, data_size, 40);
+	NP_AT(reserve, mode, 48); NP_AT(reserve, opcodes, 52);
+	NP_AT(reserve, max_nlb, 56); NP_AT(reserve, nr_extents, 60);
+	NP_AT(reserve, extents, 64); NP_AT(reserve, rsvd3, 72);
+	NP_AT(reserve, rsvd4, 76); NP_AT(reserve, file_fd, 80);
+	NP_AT(reserve, file_access, 84); NP_AT(reserve, file_off, 88);
+	NP_AT(reserve, file_len, 96); NP_AT(reserve, sq_buf, 104);
+	NP_AT(reserve, cq_buf, 128); NP_AT(reserve, data_buf, 152);
+	NP_SIZE(attach, NVME_PEER_ATTACH_SIZE_VER0);
+	NP_IOC(ATTACH, NVME_PEER_ATTACH_SIZE_VER0);
+	NP_AT(attach, size, 0); NP_AT(attach, flags, 4); NP_AT(attach, ctrl, 8);
+	NP_AT(attach, qid, 12);
+	NP_SIZE(info, NVME_PEER_INFO_SIZE_VER0);
+	NP_IOC(QUERY, NVME_PEER_INFO_SIZE_VER0);
+	NP_AT(info, size, 0); NP_AT(info, flags, 4); NP_AT(info, ctrl, 8);
+	NP_AT(info, qid, 12); NP_AT(info, nsid, 16); NP_AT(info, depth, 20);
+	NP_AT(info, lba_shift, 24); NP_AT(info, state, 28);
+	NP_AT(info, reason, 32); NP_AT(info, db_stride, 36);
+	NP_AT(info, sq_off, 40); NP_AT(info, sq_size, 48);
+	NP_AT(info, cq_off, 56); NP_AT(info, cq_size, 64);
+	NP_AT(info, data_off, 72); NP_AT(info, data_size, 80);
+	NP_AT(info, db_off, 88); NP_AT(info, db_size, 96);
+	NP_AT(info, sq_db_in_page, 104); NP_AT(info, cq_db_in_page, 108);
+	NP_AT(info, data_ctrl_addr, 112); NP_AT(info, sq_addr, 120);
+	NP_AT(info, cq_addr, 128); NP_AT(info, data_addr, 136);
+	NP_AT(info, sq_db_addr, 144); NP_AT(info, cq_db_addr, 152);
+	NP_AT(info, mode, 160); NP_AT(info, guarantee, 164);
+	NP_AT(info, file_dev, 168); NP_AT(info, file_access, 172);
+	NP_AT(info, file_ino, 176); NP_AT(info, file_off, 184);
+	NP_AT(info, file_len, 192); NP_AT(info, file_extents, 200);
+	NP_AT(info, lease, 204); NP_AT(info, sq_placement, 208);
+	NP_AT(info, cq_placement, 209); NP_AT(info, data_placement, 210);
+	NP_AT(info, rsvd5, 211); NP_AT(info, sq_location, 212);
+	NP_AT(info, cq_location, 213); NP_AT(info, data_location, 214);
+	NP_AT(info, rsvd6, 215);
+	NP_SIZE(file_extent, 24);
+	NP_AT(file_extent, off, 0); NP_AT(file_extent, slba, 8);
+	NP_AT(file_extent, nlb, 16);
+	NP_SIZE(file_map, NVME_PEER_FILE_MAP_SIZE_VER0);
+	NP_IOC(FILE_MAP, NVME_PEER_FILE_MAP_SIZE_VER0);
+	NP_AT(file_map, size, 0); NP_AT(file_map, flags, 4);
+	NP_AT(file_map, nr, 8); NP_AT(file_map, rsvd, 12);
+	NP_AT(file_map, extents, 16);
+	NP_SIZE(ring, NVME_PEER_RING_SIZE_VER0);
+	NP_IOC(RING, NVME_PEER_RING_SIZE_VER0);
+	NP_AT(ring, size, 0); NP_AT(ring, flags, 4); NP_AT(ring, sq_tail, 8);
+	NP_AT(ring, cq_head, 12);
+}
+
+#undef NP_AT
+#undef NP_IOC
+#undef NP_SIZE
+
 int np_cdev_init(void)
 {
+	np_uapi_layout();
 	return misc_register(&np_miscdev);
 }
 

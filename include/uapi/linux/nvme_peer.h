@@ -5,12 +5,23 @@
  * and the data buffer, or gives their bus addresses to its device.
  * See Documentation/nvme/peer-queues.rst.
  *
- * Every ioctl argument starts with a __u32 size: user space sets it to the
- * size of the struct it was built with.  The kernel accepts smaller structs
- * (older user space: missing fields read as 0) and larger ones whose extra
- * bytes are all zero (-E2BIG otherwise), like openat2() and clone3().
+ * The ioctls are 'N' 0x90-0x9F (0x80-0x8F is ntsync's in the kernel's
+ * Documentation/userspace-api/ioctl/ioctl-number.rst, 0x40-0x7F nvme's).
+ *
+ * Every ioctl argument is an extensible struct that starts with a __u32
+ * size, as VFIO's argsz and clone3()'s size: user space sets it to the size
+ * of the struct it was built with, sizeof(), and the kernel checks it
+ * against the version sizes, NVME_PEER_*_SIZE_VER0 and later ones; it need
+ * not equal one of them:
+ *  - size < NVME_PEER_*_SIZE_VER0: -EINVAL;
+ *  - size from VER0 up to the kernel's own struct (user space older than
+ *    the kernel): the fields past size read as 0, which keeps the older
+ *    behaviour, and the kernel writes back no more than size bytes;
+ *  - size beyond the kernel's struct: the extra bytes must all be 0
+ *    (-E2BIG otherwise), as copy_struct_from_user() checks for openat2().
  * Reserved fields and flags must be 0 (-EINVAL otherwise).  No implicit
- * padding; pointers and addresses are __u64.
+ * padding; pointers and addresses are __u64.  A struct only grows at its
+ * end, 8 bytes at a time, and each new size gets a _SIZE_VERn constant.
  */
 #ifndef _UAPI_LINUX_NVME_PEER_H
 #define _UAPI_LINUX_NVME_PEER_H
@@ -467,16 +478,37 @@ struct nvme_peer_ring {
 #define NVME_PEER_RING_CQ	(1U << 1)
 
 /*
- * The argument of every ioctl but RELEASE (which takes 0) is a pointer to
- * its struct; the struct's size field, not the ioctl number, versions it
- * (as VFIO's argsz does), so the numbers never change.
+ * The sizes of the extensible structs as first published; the kernel
+ * refuses smaller ones (-EINVAL).  struct nvme_peer_extent,
+ * nvme_peer_file_extent and nvme_peer_dmabuf_region are array elements or
+ * parts of a struct: fixed, never extended.
+ */
+#define NVME_PEER_RESERVE_SIZE_VER0	176	/* struct nvme_peer_reserve */
+#define NVME_PEER_ATTACH_SIZE_VER0	16	/* struct nvme_peer_attach */
+#define NVME_PEER_INFO_SIZE_VER0	216	/* struct nvme_peer_info */
+#define NVME_PEER_FILE_MAP_SIZE_VER0	24	/* struct nvme_peer_file_map */
+#define NVME_PEER_RING_SIZE_VER0	16	/* struct nvme_peer_ring */
+
+/*
+ * 'N' 0x90-0x9F; 0x96-0x9F are free for later ioctls.  Directions as seen
+ * from user space: _IOW passes the struct in, _IOWR in and out (RESERVE
+ * returns the qid, QUERY the info, FILE_MAP the count); RELEASE takes 0.
+ * The size in a number is its struct's VER0 size and stays that when the
+ * struct grows (the definition then names NVME_PEER_*_SIZE_VER0, and the
+ * kernel checks at build time that it does): the struct's size field, not
+ * the number, says which version user space has.
  */
 #define NVME_PEER_IOC_MAGIC	'N'
-#define NVME_PEER_IOC_RESERVE	_IO(NVME_PEER_IOC_MAGIC, 0x80)
-#define NVME_PEER_IOC_ATTACH	_IO(NVME_PEER_IOC_MAGIC, 0x81)
-#define NVME_PEER_IOC_QUERY	_IO(NVME_PEER_IOC_MAGIC, 0x82)
-#define NVME_PEER_IOC_RELEASE	_IO(NVME_PEER_IOC_MAGIC, 0x83)
-#define NVME_PEER_IOC_RING	_IO(NVME_PEER_IOC_MAGIC, 0x84)
-#define NVME_PEER_IOC_FILE_MAP	_IO(NVME_PEER_IOC_MAGIC, 0x85)
+#define NVME_PEER_IOC_RESERVE	_IOWR(NVME_PEER_IOC_MAGIC, 0x90, \
+				      struct nvme_peer_reserve)
+#define NVME_PEER_IOC_ATTACH	_IOW(NVME_PEER_IOC_MAGIC, 0x91, \
+				     struct nvme_peer_attach)
+#define NVME_PEER_IOC_QUERY	_IOWR(NVME_PEER_IOC_MAGIC, 0x92, \
+				      struct nvme_peer_info)
+#define NVME_PEER_IOC_RELEASE	_IO(NVME_PEER_IOC_MAGIC, 0x93)
+#define NVME_PEER_IOC_RING	_IOW(NVME_PEER_IOC_MAGIC, 0x94, \
+				     struct nvme_peer_ring)
+#define NVME_PEER_IOC_FILE_MAP	_IOWR(NVME_PEER_IOC_MAGIC, 0x95, \
+				      struct nvme_peer_file_map)
 
 #endif /* _UAPI_LINUX_NVME_PEER_H */

@@ -204,13 +204,62 @@ TEST(direct_mode_is_opt_in)
 	close(fd);
 }
 
+/*
+ * The ABI as user space is compiled against it: 'N' 0x90-0x95 (0x80-0x8F
+ * is ntsync's), the directions, the VER0 sizes in the numbers and in the
+ * structs, and where each struct ends.  No device needed.
+ */
+#define NP_IOC_RW	(_IOC_READ | _IOC_WRITE)
+
+TEST(ioctl_numbers_and_sizes)
+{
+	EXPECT_EQ(_IOC(NP_IOC_RW, 'N', 0x90, 176), NVME_PEER_IOC_RESERVE);
+	EXPECT_EQ(_IOC(_IOC_WRITE, 'N', 0x91, 16), NVME_PEER_IOC_ATTACH);
+	EXPECT_EQ(_IOC(NP_IOC_RW, 'N', 0x92, 216), NVME_PEER_IOC_QUERY);
+	EXPECT_EQ(_IOC(_IOC_NONE, 'N', 0x93, 0), NVME_PEER_IOC_RELEASE);
+	EXPECT_EQ(_IOC(_IOC_WRITE, 'N', 0x94, 16), NVME_PEER_IOC_RING);
+	EXPECT_EQ(_IOC(NP_IOC_RW, 'N', 0x95, 24), NVME_PEER_IOC_FILE_MAP);
+
+	EXPECT_EQ(176, NVME_PEER_RESERVE_SIZE_VER0);
+	EXPECT_EQ(16, NVME_PEER_ATTACH_SIZE_VER0);
+	EXPECT_EQ(216, NVME_PEER_INFO_SIZE_VER0);
+	EXPECT_EQ(24, NVME_PEER_FILE_MAP_SIZE_VER0);
+	EXPECT_EQ(16, NVME_PEER_RING_SIZE_VER0);
+	EXPECT_EQ(NVME_PEER_RESERVE_SIZE_VER0, sizeof(struct nvme_peer_reserve));
+	EXPECT_EQ(NVME_PEER_ATTACH_SIZE_VER0, sizeof(struct nvme_peer_attach));
+	EXPECT_EQ(NVME_PEER_INFO_SIZE_VER0, sizeof(struct nvme_peer_info));
+	EXPECT_EQ(NVME_PEER_FILE_MAP_SIZE_VER0,
+		  sizeof(struct nvme_peer_file_map));
+	EXPECT_EQ(NVME_PEER_RING_SIZE_VER0, sizeof(struct nvme_peer_ring));
+	EXPECT_EQ(16, sizeof(struct nvme_peer_extent));
+	EXPECT_EQ(24, sizeof(struct nvme_peer_file_extent));
+	EXPECT_EQ(24, sizeof(struct nvme_peer_dmabuf_region));
+
+	/* each struct ends with its last field: no tail padding */
+	EXPECT_EQ(176 - 24, offsetof(struct nvme_peer_reserve, data_buf));
+	EXPECT_EQ(16 - 4, offsetof(struct nvme_peer_attach, qid));
+	EXPECT_EQ(216 - 1, offsetof(struct nvme_peer_info, rsvd6));
+	EXPECT_EQ(24 - 8, offsetof(struct nvme_peer_file_map, extents));
+	EXPECT_EQ(16 - 4, offsetof(struct nvme_peer_ring, cq_head));
+	/* a few offsets user space hard-codes in device code */
+	EXPECT_EQ(20, offsetof(struct nvme_peer_reserve, qid));
+	EXPECT_EQ(104, offsetof(struct nvme_peer_reserve, sq_buf));
+	EXPECT_EQ(112, offsetof(struct nvme_peer_info, data_ctrl_addr));
+	EXPECT_EQ(144, offsetof(struct nvme_peer_info, sq_db_addr));
+	EXPECT_EQ(208, offsetof(struct nvme_peer_info, sq_placement));
+	EXPECT_EQ(8, offsetof(struct nvme_peer_file_map, nr));
+}
+
 TEST(struct_size_rules)
 {
 	struct {
 		struct nvme_peer_reserve r;
 		__u64 extra;
 	} big = { };
-	struct nvme_peer_info info;
+	struct {
+		struct nvme_peer_info info;
+		__u64 extra;
+	} qbig;
 	int fd = np_open();
 
 	if (np_missing())
@@ -220,6 +269,9 @@ TEST(struct_size_rules)
 					    .sq = 1, .cq = 1 };
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
 	EXPECT_EQ(EINVAL, errno);	/* too small to say anything */
+	big.r.size = NVME_PEER_RESERVE_SIZE_VER0 - 8;
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
+	EXPECT_EQ(EINVAL, errno);	/* smaller than the first version */
 	big.r.size = sizeof(big);
 	big.extra = 1;
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
@@ -246,16 +298,29 @@ TEST(struct_size_rules)
 	/* larger than the kernel's struct with a zero tail: accepted */
 	ASSERT_EQ(0, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
 	EXPECT_LT(0, big.r.qid);
-	/* a query with an older, shorter struct gets what fits */
-	memset(&info, 0xff, sizeof(info));
-	info.size = offsetof(struct nvme_peer_info, sq_off);
-	info.flags = 0;
-	info.ctrl = 0;
-	info.qid = 0;
-	ASSERT_EQ(0, ioctl(fd, NVME_PEER_IOC_QUERY, &info));
-	EXPECT_EQ(big.r.qid, info.qid);
-	EXPECT_EQ(~0ULL, info.sq_off);	/* untouched past the size */
+	/* a query smaller than the first version: refused */
+	memset(&qbig, 0, sizeof(qbig));
+	qbig.info.size = NVME_PEER_INFO_SIZE_VER0 - 8;
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_QUERY, &qbig));
+	EXPECT_EQ(EINVAL, errno);
+	/* a newer, larger one with a zero tail gets what the kernel knows */
+	memset(&qbig, 0xff, sizeof(qbig));
+	memset(&qbig.info, 0, sizeof(qbig.info));
+	qbig.extra = 0;
+	qbig.info.size = sizeof(qbig);
+	ASSERT_EQ(0, ioctl(fd, NVME_PEER_IOC_QUERY, &qbig));
+	EXPECT_EQ(NVME_PEER_INFO_SIZE_VER0, qbig.info.size);
+	EXPECT_EQ(big.r.qid, qbig.info.qid);
+	EXPECT_EQ(0, qbig.extra);	/* untouched past the kernel's size */
 	EXPECT_EQ(-1, ioctl(fd, _IO('N', 0x9f), 0));
+	EXPECT_EQ(ENOTTY, errno);
+	/* the numbers of before 'N' 0x90 (ntsync's range) are not ours */
+	EXPECT_EQ(-1, ioctl(fd, _IO('N', 0x82), &qbig));
+	EXPECT_EQ(ENOTTY, errno);
+	/* nor is a number with another size or direction */
+	EXPECT_EQ(-1, ioctl(fd, _IOWR('N', 0x92, __u64), &qbig));
+	EXPECT_EQ(ENOTTY, errno);
+	EXPECT_EQ(-1, ioctl(fd, _IOR('N', 0x92, struct nvme_peer_info), &qbig));
 	EXPECT_EQ(ENOTTY, errno);
 	close(fd);
 	EXPECT_EQ(np_peer_num("nr_qids"), np_free());
