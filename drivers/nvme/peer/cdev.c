@@ -163,8 +163,9 @@ static int np_reserve_arg_ok(const struct nvme_peer_reserve *r)
 	     (r->file_fd || r->file_access || r->file_off || r->file_len)) ||
 	    r->rsvd || r->rsvd2 ||
 	    r->nr_extents > NVME_PEER_MAX_EXTENTS || r->rsvd3 || r->rsvd4 ||
-	    r->qid > U16_MAX || r->sq > NVME_PEER_PLACE_DMABUF ||
-	    r->cq > NVME_PEER_PLACE_DMABUF || r->data > NVME_PEER_PLACE_DMABUF ||
+	    r->qid > U16_MAX || r->sq_placement > NVME_PEER_PLACE_DMABUF ||
+	    r->cq_placement > NVME_PEER_PLACE_DMABUF ||
+	    r->data_placement > NVME_PEER_PLACE_DMABUF ||
 	    r->sq_buf.rsvd || r->cq_buf.rsvd || r->data_buf.rsvd ||
 	    (!(r->flags & NVME_PEER_RESERVE_PEER) &&
 	     (r->peer_domain || r->peer_bdf)) ||
@@ -224,9 +225,9 @@ static int np_reserve_params(struct np_file *f,
 
 	p->nsid = r->nsid;
 	p->depth = r->depth;
-	p->sq = r->sq;
-	p->cq = r->cq;
-	p->data = r->data;
+	p->sq = r->sq_placement;
+	p->cq = r->cq_placement;
+	p->data = r->data_placement;
 	p->data_size = r->data_size;
 	p->revoke = np_file_revoke;
 	p->priv = f;
@@ -234,11 +235,13 @@ static int np_reserve_params(struct np_file *f,
 	p->policy.opcodes = r->opcodes;
 	p->policy.max_nlb = r->max_nlb;
 	p->require_p2p = r->flags & NVME_PEER_RESERVE_REQUIRE_P2P;
-	ret = np_reserve_dmabuf(r->sq, &r->sq_buf, &p->sq_buf);
+	ret = np_reserve_dmabuf(r->sq_placement, &r->sq_buf, &p->sq_buf);
 	if (!ret)
-		ret = np_reserve_dmabuf(r->cq, &r->cq_buf, &p->cq_buf);
+		ret = np_reserve_dmabuf(r->cq_placement, &r->cq_buf,
+					&p->cq_buf);
 	if (!ret)
-		ret = np_reserve_dmabuf(r->data, &r->data_buf, &p->data_buf);
+		ret = np_reserve_dmabuf(r->data_placement, &r->data_buf,
+					&p->data_buf);
 	if (ret)
 		return ret;
 	if (r->nr_extents) {
@@ -741,8 +744,8 @@ static void np_uapi_layout(void)
 	NP_AT(reserve, size, 0); NP_AT(reserve, flags, 4);
 	NP_AT(reserve, ctrl, 8); NP_AT(reserve, nsid, 12);
 	NP_AT(reserve, depth, 16); NP_AT(reserve, qid, 20);
-	NP_AT(reserve, sq, 24); NP_AT(reserve, cq, 25);
-	NP_AT(reserve, data, 26); NP_AT(reserve, rsvd, 27);
+	NP_AT(reserve, sq_placement, 24); NP_AT(reserve, cq_placement, 25);
+	NP_AT(reserve, data_placement, 26); NP_AT(reserve, rsvd, 27);
 	NP_AT(reserve, peer_domain, 28); NP_AT(reserve, peer_bdf, 32);
 	NP_AT(reserve, rsvd2, 36); NP_AT(reserve, data_size, 40);
 	NP_AT(reserve, mode, 48); NP_AT(reserve, opcodes, 52);

@@ -192,18 +192,18 @@ enum {
 static const match_table_t np_create_tokens = {
 	{ NP_OPT_NSID,		"nsid=%s" },
 	{ NP_OPT_DEPTH,		"depth=%s" },
-	{ NP_OPT_SQ,		"sq=%s" },
-	{ NP_OPT_CQ,		"cq=%s" },
-	{ NP_OPT_DATA,		"data=%s" },
+	{ NP_OPT_SQ,		"sq_placement=%s" },
+	{ NP_OPT_CQ,		"cq_placement=%s" },
+	{ NP_OPT_DATA,		"data_placement=%s" },
 	{ NP_OPT_DATA_SIZE,	"data_size=%s" },
 	{ NP_OPT_PEER,		"peer=%s" },
 	{ NP_OPT_QID,		"qid=%s" },
 	{ NP_OPT_UID,		"uid=%s" },
 	{ NP_OPT_GID,		"gid=%s" },
 	{ NP_OPT_MODE,		"mode=%s" },
-	{ NP_OPT_OPS,		"ops=%s" },
+	{ NP_OPT_OPS,		"opcodes=%s" },
 	{ NP_OPT_MAX_NLB,	"max_nlb=%s" },
-	{ NP_OPT_LBA,		"lba=%s" },
+	{ NP_OPT_LBA,		"extent=%s" },
 	{ NP_OPT_FILE,		"file=%s" },
 	{ NP_OPT_OFF,		"off=%s" },
 	{ NP_OPT_LEN,		"len=%s" },
@@ -320,7 +320,7 @@ static bool np_parse_opt(struct np_create_req *req, int token, char *val)
  *	in host memory, no data buffer, the CPU as the peer, any qid, not
  *	attachable)
  *
- * Keys: np_create_tokens; lba=SLBA+NLB is the only key that may be
+ * Keys: np_create_tokens; extent=SLBA+NLB is the only key that may be
  * repeated (up to %NP_CREATE_MAX_EXTENTS times).  file=PATH binds a file
  * (off=, len= and access=read|rw go with it, access=read by default; no
  * len= binds up to the end of the file, see np_create_file()).
@@ -598,8 +598,8 @@ NP_Q_SHOW_ADDR(sq_addr, q->sq.peer_dma);
 NP_Q_SHOW_ADDR(cq_addr, q->cq.peer_dma);
 NP_Q_SHOW_ADDR(data_addr, q->data.peer_dma);
 NP_Q_SHOW_ADDR(data_ctrl_addr, q->data.ctrl_dma);
-NP_Q_SHOW_ADDR(sq_doorbell, q->sq_db_dma);
-NP_Q_SHOW_ADDR(cq_doorbell, q->cq_db_dma);
+NP_Q_SHOW_ADDR(sq_db_addr, q->sq_db_dma);
+NP_Q_SHOW_ADDR(cq_db_addr, q->cq_db_dma);
 NP_Q_SHOW(mode, "%s", np_mode_name(q->params.mode));
 NP_Q_SHOW(guarantee, "%s", np_guarantee_name(q->guarantee));
 
@@ -634,8 +634,8 @@ static struct attribute *np_queue_attrs[] = {
 	&np_q_sq_placement.attr, &np_q_cq_placement.attr,
 	&np_q_data_placement.attr, &np_q_data_size.attr,
 	&np_q_sq_addr.attr, &np_q_cq_addr.attr, &np_q_data_addr.attr,
-	&np_q_data_ctrl_addr.attr, &np_q_sq_doorbell.attr,
-	&np_q_cq_doorbell.attr, &np_q_state.attr, &np_q_reason.attr,
+	&np_q_data_ctrl_addr.attr, &np_q_sq_db_addr.attr,
+	&np_q_cq_db_addr.attr, &np_q_state.attr, &np_q_reason.attr,
 	&np_q_mode.attr, &np_q_guarantee.attr, &np_q_sq_location.attr,
 	&np_q_cq_location.attr, &np_q_data_location.attr,
 	NULL,

@@ -161,8 +161,9 @@ struct nvme_peer_extent {
  *	exactly @data_size for the data buffer; 0 for other placements
  *	(-EINVAL)
  *
- * The placement (struct nvme_peer_reserve @sq, @cq, @data) alone says
- * whether a region is in a dma-buf; @fd 0 does not mean "none".
+ * The placement (struct nvme_peer_reserve @sq_placement, @cq_placement,
+ * @data_placement) alone says whether a region is in a dma-buf; @fd 0 does
+ * not mean "none".
  */
 struct nvme_peer_dmabuf_region {
 	__s32 fd;
@@ -180,9 +181,9 @@ struct nvme_peer_dmabuf_region {
  * @depth: entries per queue, a power of two from 2 to CAP.MQES + 1, and
  *	at most 1024 in mediated mode
  * @qid: in: the qid wanted, 0 for any; out: the qid
- * @sq: &enum nvme_peer_placement of the submission queue
- * @cq: &enum nvme_peer_placement of the completion queue
- * @data: &enum nvme_peer_placement of the data buffer
+ * @sq_placement: &enum nvme_peer_placement of the submission queue
+ * @cq_placement: &enum nvme_peer_placement of the completion queue
+ * @data_placement: &enum nvme_peer_placement of the data buffer
  * @rsvd: 0
  * @peer_domain: PCI domain of the peer device (NVME_PEER_RESERVE_PEER)
  * @peer_bdf: bus << 8 | devfn of the peer device (NVME_PEER_RESERVE_PEER)
@@ -207,9 +208,11 @@ struct nvme_peer_dmabuf_region {
  * @file_off: first byte of the range, a multiple of the file system block
  * @file_len: bytes, a multiple of the file system block; the range ends
  *	at or before the end of the file
- * @sq_buf: the SQ's dma-buf range when @sq is %NVME_PEER_PLACE_DMABUF
- * @cq_buf: the CQ's, when @cq is %NVME_PEER_PLACE_DMABUF
- * @data_buf: the data buffer's, when @data is %NVME_PEER_PLACE_DMABUF
+ * @sq_buf: the SQ's dma-buf range when @sq_placement is
+ *	%NVME_PEER_PLACE_DMABUF
+ * @cq_buf: the CQ's, when @cq_placement is %NVME_PEER_PLACE_DMABUF
+ * @data_buf: the data buffer's, when @data_placement is
+ *	%NVME_PEER_PLACE_DMABUF
  *
  * @opcodes, @max_nlb and @nr_extents must be 0 in direct mode.  A file
  * binding holds a layout lease on the file: a change of the file's layout
@@ -225,9 +228,9 @@ struct nvme_peer_reserve {
 	__u32 nsid;
 	__u32 depth;
 	__u32 qid;
-	__u8 sq;
-	__u8 cq;
-	__u8 data;
+	__u8 sq_placement;
+	__u8 cq_placement;
+	__u8 data_placement;
 	__u8 rsvd;
 	__u32 peer_domain;
 	__u32 peer_bdf;

@@ -586,10 +586,10 @@ TEST(read_binding_refuses_writers)
 	EXPECT_EQ(-EACCES, np_peer_write("create",
 					 "nsid=%d file=" MNT "/ro off=0 len=%d %s qid=%d",
 					 FS_NS, MIB,
-					 "access=read ops=read,write uid=1000",
+					 "access=read opcodes=read,write uid=1000",
 					 qid));
 	EXPECT_EQ(-EACCES, np_peer_write("create",
-					 "nsid=%d file=" MNT "/ro len=%d ops=read,dsm qid=%d",
+					 "nsid=%d file=" MNT "/ro len=%d opcodes=read,dsm qid=%d",
 					 FS_NS, MIB, qid));
 	/* np-client opens the file read-only for its user */
 	if (!np_sys("modprobe np-client")) {
@@ -625,7 +625,7 @@ TEST(read_binding_refuses_writers)
 	EXPECT_NE(NULL, strstr(buf, "opcodes 0x4\n")) TH_LOG("%s", buf);
 	close(fd);
 	EXPECT_EQ(0, np_peer_write("create",
-				   "nsid=%d file=" MNT "/ro len=%d ops=read,flush qid=%d",
+				   "nsid=%d file=" MNT "/ro len=%d opcodes=read,flush qid=%d",
 				   FS_NS, MIB, qid));
 	EXPECT_EQ(0, np_peer_write("delete", "%d", qid));
 
@@ -920,8 +920,10 @@ static int np_reset_reserve_thaw(int secs)
 		struct nvme_peer_reserve r = {
 			.size = sizeof(r), .nsid = 1, .depth = 16,
 			.ctrl = strtoul(np_ctrl() + 4, NULL, 10),
-			.sq = NVME_PEER_PLACE_HOST, .cq = NVME_PEER_PLACE_HOST,
-			.data = NVME_PEER_PLACE_HOST, .data_size = 8192,
+			.sq_placement = NVME_PEER_PLACE_HOST,
+			.cq_placement = NVME_PEER_PLACE_HOST,
+			.data_placement = NVME_PEER_PLACE_HOST,
+			.data_size = 8192,
 		};
 		int fd = np_open();
 

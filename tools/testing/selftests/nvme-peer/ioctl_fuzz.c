@@ -143,8 +143,8 @@ TEST_F_TIMEOUT(fuzz, every_ioctl, 1200)
 			/* one in 32 reaches the controller: keeps it fast */
 			r->nsid = np_rnd() % 32 ? 0 : 1;
 			r->depth = 2 << (np_rnd() % 6);
-			r->sq = 1 + np_rnd() % 2;
-			r->cq = 1;
+			r->sq_placement = 1 + np_rnd() % 2;
+			r->cq_placement = 1;
 		}
 		if (k == 1 && np_rnd() % 2)
 			((struct nvme_peer_attach *)buf)->qid = last;

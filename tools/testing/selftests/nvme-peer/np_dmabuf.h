@@ -50,9 +50,9 @@ static inline void np_rsv_init(struct nvme_peer_reserve *r, int mode)
 	r->size = sizeof(*r);
 	r->nsid = 1;
 	r->depth = 64;
-	r->sq = NVME_PEER_PLACE_HOST;
-	r->cq = NVME_PEER_PLACE_HOST;
-	r->data = NVME_PEER_PLACE_DMABUF;
+	r->sq_placement = NVME_PEER_PLACE_HOST;
+	r->cq_placement = NVME_PEER_PLACE_HOST;
+	r->data_placement = NVME_PEER_PLACE_DMABUF;
 	r->data_size = NP_DATA;
 	r->mode = mode;
 	if (mode == NVME_PEER_MODE_MEDIATED)

@@ -31,7 +31,8 @@ static int np_reserve(int fd, int sq, int cq, int data, __u64 data_size)
 {
 	struct nvme_peer_reserve r = {
 		.size = sizeof(r), .ctrl = 0, .nsid = 1, .depth = 64,
-		.sq = sq, .cq = cq, .data = data, .data_size = data_size,
+		.sq_placement = sq, .cq_placement = cq, .data_placement = data,
+		.data_size = data_size,
 		.opcodes = NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE |
 			   NVME_PEER_OPS_FLUSH,
 	};
@@ -167,7 +168,8 @@ TEST(released_file_is_spent)
 static int np_reserve_mode(int fd, __u32 mode, __u32 opcodes)
 {
 	struct nvme_peer_reserve r = {
-		.size = sizeof(r), .nsid = 1, .depth = 64, .sq = 1, .cq = 1,
+		.size = sizeof(r), .nsid = 1, .depth = 64, .sq_placement = 1,
+		.cq_placement = 1,
 		.mode = mode, .opcodes = opcodes,
 	};
 
@@ -266,7 +268,8 @@ TEST(struct_size_rules)
 		SKIP(return, "%s", np_missing());
 	ASSERT_LE(0, fd);
 	big.r = (struct nvme_peer_reserve){ .size = 8, .nsid = 1, .depth = 64,
-					    .sq = 1, .cq = 1 };
+					    .sq_placement = 1,
+					    .cq_placement = 1 };
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
 	EXPECT_EQ(EINVAL, errno);	/* too small to say anything */
 	big.r.size = NVME_PEER_RESERVE_SIZE_VER0 - 8;
@@ -285,10 +288,10 @@ TEST(struct_size_rules)
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
 	EXPECT_EQ(EINVAL, errno);	/* reserved field */
 	big.r.rsvd = 0;
-	big.r.sq = 9;
+	big.r.sq_placement = 9;
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
 	EXPECT_EQ(EINVAL, errno);	/* unknown placement */
-	big.r.sq = 1;
+	big.r.sq_placement = 1;
 	big.r.ctrl = 77;
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
 	EXPECT_EQ(ENODEV, errno);	/* no such controller */
@@ -374,7 +377,8 @@ TEST(unprivileged_attach_only_where_provisioned)
 	if (np_missing())
 		SKIP(return, "%s", np_missing());
 	np_clean_sysfs();
-	ASSERT_EQ(0, np_peer_write("create", "nsid=1 data=host data_size=4096 qid=%d uid=1000",
+	ASSERT_EQ(0, np_peer_write("create",
+				   "nsid=1 data_placement=host data_size=4096 qid=%d uid=1000",
 				   first));
 	ASSERT_EQ(0, np_peer_write("create", "nsid=1 qid=%d uid=2000", first + 1));
 	ASSERT_EQ(0, np_peer_write("create", "nsid=1 qid=%d", first + 2));
@@ -457,8 +461,10 @@ FIXTURE_VARIANT_ADD(mio, direct_cmb) { NVME_PEER_PLACE_CMB,
 FIXTURE_SETUP(mio)
 {
 	struct nvme_peer_reserve r = {
-		.size = sizeof(r), .nsid = 1, .depth = 64, .sq = variant->sq,
-		.cq = NVME_PEER_PLACE_HOST, .data = variant->data,
+		.size = sizeof(r), .nsid = 1, .depth = 64,
+		.sq_placement = variant->sq,
+		.cq_placement = NVME_PEER_PLACE_HOST,
+		.data_placement = variant->data,
 		.data_size = 8192, .mode = variant->mode,
 	};
 
@@ -544,7 +550,7 @@ TEST(unprivileged_io_with_ring_ioctl_and_recycle)
 		SKIP(return, "%s", np_missing());
 	np_clean_sysfs();
 	ASSERT_EQ(0, np_peer_write("create",
-				   "nsid=1 data=host data_size=4096 ops=read,write qid=%d uid=1000",
+				   "nsid=1 data_placement=host data_size=4096 opcodes=read,write qid=%d uid=1000",
 				   first));
 	EXPECT_EQ(0, np_as_user(np_user_io, &first));
 	/* a second process gets the recycled queue: it works from slot 0 */
