@@ -185,14 +185,18 @@ struct nvme_peer_params {
  * @sq: kernel mapping of the SQ
  * @cq: kernel mapping of the CQ
  * @data: kernel mapping of the data buffer
- * @sq_db: kernel mapping of the SQ tail doorbell
- * @cq_db: kernel mapping of the CQ head doorbell
+ * @sq_db: kernel mapping of the SQ tail doorbell register (direct mode;
+ *	NULL in mediated mode)
+ * @cq_db: kernel mapping of the CQ head doorbell register (direct mode)
+ * @sq_shadow_db: the shadow SQ tail doorbell, a word in memory (mediated
+ *	mode; NULL in direct mode)
+ * @cq_shadow_db: the shadow CQ head doorbell (mediated mode)
  * @mode: mediated or direct
  * @guarantee: what confines the peer if it is hostile
  *
  * In mediated mode the SQ, the CQ and the doorbells are the shadow ones:
- * the doorbells are 32-bit little-endian words in memory (@sq_db and
- * @cq_db then point to memory, not to registers).
+ * the doorbells are 32-bit little-endian words in memory, @sq_shadow_db
+ * and @cq_shadow_db, not registers; write them with WRITE_ONCE().
  */
 struct nvme_peer_addrs {
 	u16 qid;
@@ -211,6 +215,8 @@ struct nvme_peer_addrs {
 	void *data;
 	u32 __iomem *sq_db;
 	u32 __iomem *cq_db;
+	__le32 *sq_shadow_db;
+	__le32 *cq_shadow_db;
 	enum nvme_peer_mode mode;
 	enum nvme_peer_guarantee guarantee;
 };

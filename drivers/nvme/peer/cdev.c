@@ -514,11 +514,9 @@ static int np_ioc_ring(struct np_file *f, void __user *uarg)
 	if (a.mode == NVME_PEER_MODE_MEDIATED) {
 		/* shadow doorbells are memory: store, then wake the thread */
 		if (r.flags & NVME_PEER_RING_SQ)
-			WRITE_ONCE(*(__le32 __force *)a.sq_db,
-				   cpu_to_le32(r.sq_tail));
+			WRITE_ONCE(*a.sq_shadow_db, cpu_to_le32(r.sq_tail));
 		if (r.flags & NVME_PEER_RING_CQ)
-			WRITE_ONCE(*(__le32 __force *)a.cq_db,
-				   cpu_to_le32(r.cq_head));
+			WRITE_ONCE(*a.cq_shadow_db, cpu_to_le32(r.cq_head));
 		np_med_kick();
 	} else {
 		if (r.flags & NVME_PEER_RING_SQ)

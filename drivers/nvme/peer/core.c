@@ -1684,8 +1684,8 @@ int nvme_peer_query(struct nvme_peer_queue *q, struct nvme_peer_addrs *addrs)
 		addrs->data = q->data.vaddr;
 		if (np_mediated(q)) {
 			/* shadow doorbells: words in memory */
-			addrs->sq_db = (u32 __force __iomem *)q->sdb.vaddr;
-			addrs->cq_db = addrs->sq_db + 1;
+			addrs->sq_shadow_db = q->sdb.vaddr;
+			addrs->cq_shadow_db = addrs->sq_shadow_db + 1;
 		} else {
 			addrs->sq_db = np_hw_db(q, false);
 			addrs->cq_db = np_hw_db(q, true);

@@ -353,6 +353,16 @@ static const struct file_operations release_fops = {
 	.llseek = noop_llseek,
 };
 
+/* A doorbell: the register in direct mode, the shadow word in mediated. */
+static void npc_ring(struct nvme_peer_addrs *a, bool cq, u32 val)
+{
+	if (a->mode == NVME_PEER_MODE_MEDIATED)
+		WRITE_ONCE(*(cq ? a->cq_shadow_db : a->sq_shadow_db),
+			   cpu_to_le32(val));
+	else
+		writel(val, cq ? a->cq_db : a->sq_db);
+}
+
 /* The CPU as the peer: one command, submitted and reaped by polling. */
 static int npc_submit(struct npc_handle *h, struct nvme_peer_addrs *a,
 		      struct nvme_command *c, bool edu, bool stale, u16 *status)
@@ -377,7 +387,7 @@ static int npc_submit(struct npc_handle *h, struct nvme_peer_addrs *a,
 		memcpy(&sq[h->sq_tail], c, sizeof(*c));
 		h->sq_tail = (h->sq_tail + 1) % a->depth;
 		wmb();		/* the SQE before the doorbell */
-		writel(h->sq_tail, a->sq_db);
+		npc_ring(a, false, h->sq_tail);
 	}
 
 	cqe = (struct nvme_completion *)a->cq + h->cq_head;
@@ -396,7 +406,7 @@ static int npc_submit(struct npc_handle *h, struct nvme_peer_addrs *a,
 		h->cq_head = 0;
 		h->phase ^= 1;
 	}
-	writel(h->cq_head, a->cq_db);
+	npc_ring(a, true, h->cq_head);
 	return 0;
 }
 
