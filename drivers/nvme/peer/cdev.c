@@ -225,9 +225,9 @@ static int np_reserve_params(struct np_file *f,
 
 	p->nsid = r->nsid;
 	p->depth = r->depth;
-	p->sq = r->sq_placement;
-	p->cq = r->cq_placement;
-	p->data = r->data_placement;
+	p->sq_placement = r->sq_placement;
+	p->cq_placement = r->cq_placement;
+	p->data_placement = r->data_placement;
 	p->data_size = r->data_size;
 	p->revoke = np_file_revoke;
 	p->priv = f;
@@ -433,13 +433,13 @@ static int np_ioc_query(struct np_file *f, void __user *uarg)
 	 * Needed to fill PRPs: NVME_PEER_PRP_BASE in mediated mode, a real
 	 * address only in direct mode, whose users hold CAP_SYS_RAWIO.
 	 */
-	info.data_ctrl_addr = a.data_ctrl_dma;
+	info.data_ctrl_addr = a.data_ctrl_addr;
 	if (capable(CAP_SYS_ADMIN)) {
-		info.sq_addr = a.sq_dma;
-		info.cq_addr = a.cq_dma;
-		info.data_addr = a.data_dma;
-		info.sq_db_addr = a.sq_db_dma;
-		info.cq_db_addr = a.cq_db_dma;
+		info.sq_addr = a.sq_addr;
+		info.cq_addr = a.cq_addr;
+		info.data_addr = a.data_addr;
+		info.sq_db_addr = a.sq_db_addr;
+		info.cq_db_addr = a.cq_db_addr;
 	}
 	up_read(&f->map_lock);
 	return copy_to_user(uarg, &info, info.size) ? -EFAULT : 0;

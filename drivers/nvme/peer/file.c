@@ -347,18 +347,18 @@ static int np_bind_map(struct np_bind *b)
 }
 
 /**
- * np_bind_reader_ops() - whether a read binding's policy may allow @opcodes
- * @opcodes: the policy's NVME_PEER_OPS_* bits; 0 is the default, Read only
+ * np_bind_reader_opcodes() - whether a read binding's policy may allow @opcodes
+ * @opcodes: the policy's NVME_PEER_OPCODE_* bits; 0 is the default, Read only
  *
- * An allow-list, %NVME_PEER_OPS_READER (Read, Flush): no other opcode, one
+ * An allow-list, %NVME_PEER_OPCODES_READERS (Read, Flush): no other opcode, one
  * the guard knows today (Write, Write Zeroes, DSM) or not, is forwarded
  * for a binding whose file access does not include writing.
  *
  * Return: true if every bit of @opcodes is a reader's.
  */
-static bool np_bind_reader_ops(u32 opcodes)
+static bool np_bind_reader_opcodes(u32 opcodes)
 {
-	return !(opcodes & ~NVME_PEER_OPS_READER);
+	return !(opcodes & ~NVME_PEER_OPCODES_READERS);
 }
 
 /*
@@ -378,7 +378,7 @@ static int np_bind_check(const struct nvme_peer_params *p, struct file *file,
 	     pf->access != (NVME_PEER_ACCESS_READ | NVME_PEER_ACCESS_WRITE)))
 		return -EINVAL;
 	if (!(pf->access & NVME_PEER_ACCESS_WRITE) &&
-	    !np_bind_reader_ops(p->policy.opcodes))
+	    !np_bind_reader_opcodes(p->policy.opcodes))
 		return -EACCES;
 	if (S_ISDIR(inode->i_mode))
 		return -EISDIR;
@@ -412,7 +412,7 @@ static int np_bind_check(const struct nvme_peer_params *p, struct file *file,
  * back dirty pages of the file.
  *
  * A read binding (@p->file.access without %NVME_PEER_ACCESS_WRITE) gets a
- * policy of readers only: opcodes outside %NVME_PEER_OPS_READER are
+ * policy of readers only: opcodes outside %NVME_PEER_OPCODES_READERS are
  * refused here, before anything is leased or mapped; no opcodes means
  * Read, the default of every policy.
  *
@@ -423,7 +423,7 @@ static int np_bind_check(const struct nvme_peer_params *p, struct file *file,
  * ->map_blocks()), -ENXIO (a reflinked file), -ENODATA (no written block
  * in the range), -E2BIG (more than %NVME_PEER_MAX_EXTENTS pieces),
  * -EAGAIN (the layout changed while mapping), -ENOMEM; -EACCES (a read
- * binding whose policy allows an opcode outside %NVME_PEER_OPS_READER).
+ * binding whose policy allows an opcode outside %NVME_PEER_OPCODES_READERS).
  */
 int np_bind_file(const struct nvme_peer_params *p, struct np_bind **bp)
 {

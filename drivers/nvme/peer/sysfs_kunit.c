@@ -61,9 +61,9 @@ static void np_test_parse_good(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, np_parse(test, in, req), 0);
 	KUNIT_EXPECT_EQ(test, p->nsid, 1U);
 	KUNIT_EXPECT_EQ(test, p->depth, 64U);
-	KUNIT_EXPECT_EQ(test, p->sq, NVME_PEER_PLACE_CMB);
-	KUNIT_EXPECT_EQ(test, p->cq, NVME_PEER_PLACE_HOST);
-	KUNIT_EXPECT_EQ(test, p->data, NVME_PEER_PLACE_PEER);
+	KUNIT_EXPECT_EQ(test, p->sq_placement, NVME_PEER_PLACE_CMB);
+	KUNIT_EXPECT_EQ(test, p->cq_placement, NVME_PEER_PLACE_HOST);
+	KUNIT_EXPECT_EQ(test, p->data_placement, NVME_PEER_PLACE_PEER);
 	KUNIT_EXPECT_EQ(test, p->data_size, (size_t)8192);
 	KUNIT_EXPECT_STREQ(test, req->peer, "0:3.0");
 	KUNIT_EXPECT_EQ(test, req->qid, 9);
@@ -83,8 +83,8 @@ static void np_test_parse_good(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, req->gid, 0U);
 	KUNIT_ASSERT_EQ(test, np_parse(test, "nsid=3", req), 0);
 	KUNIT_EXPECT_EQ(test, p->depth, 64U);
-	KUNIT_EXPECT_EQ(test, p->sq, NVME_PEER_PLACE_HOST);
-	KUNIT_EXPECT_EQ(test, p->data, NVME_PEER_PLACE_NONE);
+	KUNIT_EXPECT_EQ(test, p->sq_placement, NVME_PEER_PLACE_HOST);
+	KUNIT_EXPECT_EQ(test, p->data_placement, NVME_PEER_PLACE_NONE);
 	KUNIT_EXPECT_STREQ(test, req->peer, "");
 	KUNIT_EXPECT_EQ(test, req->qid, 0);
 	KUNIT_EXPECT_FALSE(test, req->has_uid || req->has_gid);
@@ -94,8 +94,8 @@ static void np_test_parse_good(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, np_parse(test, med, req), 0);
 	KUNIT_EXPECT_EQ(test, p->mode, NVME_PEER_MODE_MEDIATED);
 	KUNIT_EXPECT_EQ(test, p->policy.opcodes,
-			NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE |
-			NVME_PEER_OPS_FLUSH);
+			NVME_PEER_OPCODE_READ | NVME_PEER_OPCODE_WRITE |
+			NVME_PEER_OPCODE_FLUSH);
 	KUNIT_EXPECT_EQ(test, p->policy.max_nlb, 8U);
 	KUNIT_ASSERT_EQ(test, p->policy.nr_extents, 2U);
 	KUNIT_EXPECT_PTR_EQ(test, p->policy.extents,
@@ -106,7 +106,7 @@ static void np_test_parse_good(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, req->extents[1].nlb, 1ULL);
 	KUNIT_ASSERT_EQ(test, np_parse(test, "opcodes=dsm,write_zeroes", req), 0);
 	KUNIT_EXPECT_EQ(test, p->policy.opcodes,
-			NVME_PEER_OPS_DSM | NVME_PEER_OPS_WRITE_ZEROES);
+			NVME_PEER_OPCODE_DSM | NVME_PEER_OPCODE_WRITE_ZEROES);
 
 	/* file=: read by default; no len= means "to the end of the file" */
 	KUNIT_ASSERT_EQ(test, np_parse(test, "nsid=2 file=/f off=4096", req), 0);

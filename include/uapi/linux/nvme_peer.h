@@ -80,20 +80,23 @@ enum nvme_peer_mode {
 };
 
 /* opcodes a mediated queue may use: bit n allows NVMe I/O opcode n */
-#define NVME_PEER_OPS_FLUSH		(1U << 0x00)
-#define NVME_PEER_OPS_WRITE		(1U << 0x01)
-#define NVME_PEER_OPS_READ		(1U << 0x02)
-#define NVME_PEER_OPS_WRITE_ZEROES	(1U << 0x08)
-#define NVME_PEER_OPS_DSM		(1U << 0x09)
-#define NVME_PEER_OPS_ALL	(NVME_PEER_OPS_FLUSH | NVME_PEER_OPS_WRITE | \
-				 NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE_ZEROES | \
-				 NVME_PEER_OPS_DSM)
+#define NVME_PEER_OPCODE_FLUSH		(1U << 0x00)
+#define NVME_PEER_OPCODE_WRITE		(1U << 0x01)
+#define NVME_PEER_OPCODE_READ		(1U << 0x02)
+#define NVME_PEER_OPCODE_WRITE_ZEROES	(1U << 0x08)
+#define NVME_PEER_OPCODE_DSM		(1U << 0x09)
+#define NVME_PEER_OPCODES_ALL	(NVME_PEER_OPCODE_FLUSH | \
+				 NVME_PEER_OPCODE_WRITE | \
+				 NVME_PEER_OPCODE_READ | \
+				 NVME_PEER_OPCODE_WRITE_ZEROES | \
+				 NVME_PEER_OPCODE_DSM)
 /*
  * The readers: the only opcodes a file binding without NVME_PEER_ACCESS_WRITE
  * may allow (-EACCES otherwise).  Neither changes the media; every other
  * opcode counts as a writer.
  */
-#define NVME_PEER_OPS_READER	(NVME_PEER_OPS_READ | NVME_PEER_OPS_FLUSH)
+#define NVME_PEER_OPCODES_READERS	(NVME_PEER_OPCODE_READ | \
+					 NVME_PEER_OPCODE_FLUSH)
 
 /**
  * enum nvme_peer_guarantee - what confines a hostile peer
@@ -192,7 +195,7 @@ struct nvme_peer_dmabuf_region {
  *	memory (0 without data buffer)
  * @mode: &enum nvme_peer_mode; direct needs CAP_SYS_RAWIO and the module
  *	parameter nvme_peer.allow_direct=1
- * @opcodes: NVME_PEER_OPS_* a mediated queue may use; 0: Read only
+ * @opcodes: NVME_PEER_OPCODE_* a mediated queue may use; 0: Read only
  * @max_nlb: most LBAs per command; 0: 128 KiB or the controller's limit
  * @nr_extents: number of @extents, at most 65536; 0: the whole namespace
  * @rsvd3: 0
@@ -204,7 +207,7 @@ struct nvme_peer_dmabuf_region {
  *	file's written blocks in the range become the extents
  * @file_access: NVME_PEER_ACCESS_READ, optionally | NVME_PEER_ACCESS_WRITE;
  *	without NVME_PEER_ACCESS_WRITE, @opcodes may hold only
- *	NVME_PEER_OPS_READER bits (-EACCES)
+ *	NVME_PEER_OPCODES_READERS bits (-EACCES)
  * @file_off: first byte of the range, a multiple of the file system block
  * @file_len: bytes, a multiple of the file system block; the range ends
  *	at or before the end of the file

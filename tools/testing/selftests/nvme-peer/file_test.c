@@ -545,11 +545,12 @@ static int np_read_media(const char *name, void *buf, size_t len)
 TEST(read_binding_refuses_writers)
 {
 	static const __u32 writers[] = {
-		NVME_PEER_OPS_WRITE,
-		NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE,
-		NVME_PEER_OPS_WRITE_ZEROES,
-		NVME_PEER_OPS_DSM,
-		NVME_PEER_OPS_READ | NVME_PEER_OPS_FLUSH | NVME_PEER_OPS_DSM,
+		NVME_PEER_OPCODE_WRITE,
+		NVME_PEER_OPCODE_READ | NVME_PEER_OPCODE_WRITE,
+		NVME_PEER_OPCODE_WRITE_ZEROES,
+		NVME_PEER_OPCODE_DSM,
+		NVME_PEER_OPCODE_READ | NVME_PEER_OPCODE_FLUSH |
+			NVME_PEER_OPCODE_DSM,
 		1U << 0x05,		/* not a reader: an unknown opcode */
 	};
 	char *before = np_aligned(4096), *after = np_aligned(4096);
@@ -605,7 +606,8 @@ TEST(read_binding_refuses_writers)
 	/* the readers pass; a Write on such a queue is never forwarded */
 	ASSERT_EQ(0, np_bind_ops(fd, ro, FS_NS, 0, MIB, NVME_PEER_ACCESS_READ,
 				 NVME_PEER_MODE_MEDIATED,
-				 NVME_PEER_OPS_READ | NVME_PEER_OPS_FLUSH));
+				 NVME_PEER_OPCODE_READ |
+				 NVME_PEER_OPCODE_FLUSH));
 	ASSERT_EQ(0, np_map_all(fd, &m, 1));
 	ASSERT_EQ(0, np_policy_extent(m.info.qid, &slba, &nlb));
 	np_fill(m.data, 4096, 62);

@@ -543,7 +543,7 @@ TEST(dsm_ranges_are_checked)
 		.sq_placement = NVME_PEER_PLACE_HOST,
 		.cq_placement = NVME_PEER_PLACE_HOST,
 		.data_placement = NVME_PEER_PLACE_HOST, .data_size = 8192,
-		.opcodes = NVME_PEER_OPS_READ | NVME_PEER_OPS_DSM,
+		.opcodes = NVME_PEER_OPCODE_READ | NVME_PEER_OPCODE_DSM,
 		.nr_extents = 1, .extents = (uintptr_t)ext,
 	};
 	static const struct {

@@ -56,7 +56,7 @@ static inline void np_rsv_init(struct nvme_peer_reserve *r, int mode)
 	r->data_size = NP_DATA;
 	r->mode = mode;
 	if (mode == NVME_PEER_MODE_MEDIATED)
-		r->opcodes = NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE;
+		r->opcodes = NVME_PEER_OPCODE_READ | NVME_PEER_OPCODE_WRITE;
 }
 
 /* RESERVE on a new file: the file, or -errno. */

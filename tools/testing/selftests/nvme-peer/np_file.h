@@ -114,9 +114,9 @@ static inline int np_bind(int fd, int file_fd, __u32 nsid, __u64 off,
 	__u32 ops = 0;
 
 	if (mode == NVME_PEER_MODE_MEDIATED)
-		ops = NVME_PEER_OPS_READ |
+		ops = NVME_PEER_OPCODE_READ |
 		      (access & NVME_PEER_ACCESS_WRITE ?
-		       NVME_PEER_OPS_WRITE : 0);
+		       NVME_PEER_OPCODE_WRITE : 0);
 	return np_bind_ops(fd, file_fd, nsid, off, len, access, mode, ops);
 }
 

@@ -33,8 +33,8 @@ static int np_reserve(int fd, int sq, int cq, int data, __u64 data_size)
 		.size = sizeof(r), .ctrl = 0, .nsid = 1, .depth = 64,
 		.sq_placement = sq, .cq_placement = cq, .data_placement = data,
 		.data_size = data_size,
-		.opcodes = NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE |
-			   NVME_PEER_OPS_FLUSH,
+		.opcodes = NVME_PEER_OPCODE_READ | NVME_PEER_OPCODE_WRITE |
+			   NVME_PEER_OPCODE_FLUSH,
 	};
 
 	if (ioctl(fd, NVME_PEER_IOC_RESERVE, &r))
@@ -190,7 +190,7 @@ TEST(direct_mode_is_opt_in)
 	ASSERT_LE(0, fd);
 	/* a policy means nothing to a direct queue: refused, not ignored */
 	EXPECT_EQ(-EINVAL, np_reserve_mode(fd, NVME_PEER_MODE_DIRECT,
-					   NVME_PEER_OPS_READ));
+					   NVME_PEER_OPCODE_READ));
 	EXPECT_EQ(-EINVAL, np_reserve_mode(fd, 7, 0));
 	ASSERT_EQ(0, np_write(NP_ALLOW_DIRECT, "0"));
 	EXPECT_EQ(-EPERM, np_reserve_mode(fd, NVME_PEER_MODE_DIRECT, 0));
@@ -471,7 +471,7 @@ FIXTURE_SETUP(mio)
 	if (np_missing())
 		SKIP(return, "%s", np_missing());
 	if (variant->mode == NVME_PEER_MODE_MEDIATED)
-		r.opcodes = NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE;
+		r.opcodes = NVME_PEER_OPCODE_READ | NVME_PEER_OPCODE_WRITE;
 	self->fd = np_open();
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, ioctl(self->fd, NVME_PEER_IOC_RESERVE, &r));
