@@ -44,7 +44,7 @@ struct nvme_peer_window {
 
 /**
  * struct nvme_peer_policy - what a mediated queue's commands may do
- * @opcodes: NVME_PEER_OPS_* allowed; 0 means Read only
+ * @opcodes: NVME_PEER_OPCODE_* allowed; 0 means Read only
  * @extents: LBA ranges; NULL (with @nr_extents 0) means the whole namespace
  * @nr_extents: number of @extents, at most 65536; copied at reserve time
  * @windows: DMA ranges the data may use besides the reservation's data
@@ -113,7 +113,7 @@ typedef void (*nvme_peer_revoke_fn)(struct nvme_peer_queue *q,
  * whole-file) the reservation is revoked (%NVME_PEER_REASON_LAYOUT) first.
  * Holes and unwritten extents are not readable; writes go to written
  * blocks only.  Without %NVME_PEER_ACCESS_WRITE the policy's opcodes must
- * be readers (%NVME_PEER_OPS_READER: Read, Flush; 0 is Read), -EACCES
+ * be readers (%NVME_PEER_OPCODES_READERS: Read, Flush; 0 is Read), -EACCES
  * otherwise.  The calling task must own the file or hold CAP_LEASE
  * (-EACCES).
  */
@@ -128,10 +128,10 @@ struct nvme_peer_file {
  * struct nvme_peer_params - what to reserve
  * @nsid: the namespace the queue is for (must exist)
  * @depth: entries per queue, a power of two from 2 to CAP.MQES + 1
- * @sq: placement of the submission queue
- * @cq: placement of the completion queue (not %NVME_PEER_PLACE_CMB unless
- *	the controller advertises CMBSZ.CQS)
- * @data: placement of the data buffer, or %NVME_PEER_PLACE_NONE
+ * @sq_placement: placement of the submission queue
+ * @cq_placement: placement of the completion queue (not
+ *	%NVME_PEER_PLACE_CMB unless the controller advertises CMBSZ.CQS)
+ * @data_placement: placement of the data buffer, or %NVME_PEER_PLACE_NONE
  * @data_size: size of the data buffer in bytes (page multiple, <= 64 MiB;
  *	<= 4 MiB in host memory, one physically contiguous allocation)
  * @peer: the device that drives the queue, or NULL for the CPU
@@ -140,9 +140,10 @@ struct nvme_peer_file {
  * @mode: mediated (the default) or direct
  * @policy: what the queue's commands may do (mediated mode)
  * @file: a file range whose blocks the queue may access (mediated mode)
- * @sq_buf: where the SQ is when @sq is %NVME_PEER_PLACE_DMABUF
- * @cq_buf: where the CQ is when @cq is %NVME_PEER_PLACE_DMABUF
- * @data_buf: where the data buffer is when @data is %NVME_PEER_PLACE_DMABUF
+ * @sq_buf: where the SQ is when @sq_placement is %NVME_PEER_PLACE_DMABUF
+ * @cq_buf: where the CQ is when @cq_placement is %NVME_PEER_PLACE_DMABUF
+ * @data_buf: where the data buffer is when @data_placement is
+ *	%NVME_PEER_PLACE_DMABUF
  * @require_p2p: fail with -EXDEV rather than use a dma-buf region whose
  *	location is not %NVME_PEER_LOC_P2P (the exporter did not agree to
  *	peer-to-peer, or some of the controller's DMA to it reaches System RAM)
@@ -150,9 +151,9 @@ struct nvme_peer_file {
 struct nvme_peer_params {
 	u32 nsid;
 	u32 depth;
-	enum nvme_peer_placement sq;
-	enum nvme_peer_placement cq;
-	enum nvme_peer_placement data;
+	enum nvme_peer_placement sq_placement;
+	enum nvme_peer_placement cq_placement;
+	enum nvme_peer_placement data_placement;
 	size_t data_size;
 	struct pci_dev *peer;
 	nvme_peer_revoke_fn revoke;
@@ -172,44 +173,50 @@ struct nvme_peer_params {
  * @nsid: the namespace
  * @depth: entries per queue
  * @lba_shift: log2 of the namespace's LBA size
- * @sq_dma: SQ address as seen by the peer
- * @cq_dma: CQ address as seen by the peer
- * @data_dma: data buffer address as seen by the peer (0 if none)
- * @data_ctrl_dma: data buffer address to put in PRP entries: in mediated
+ * @sq_addr: SQ address as seen by the peer
+ * @cq_addr: CQ address as seen by the peer
+ * @data_addr: data buffer address as seen by the peer (0 if none)
+ * @data_ctrl_addr: data buffer address to put in PRP entries: in mediated
  *	mode %NVME_PEER_PRP_BASE (the kernel puts the real address in the copy
  *	it forwards), in direct mode the address the controller sees
  * @data_size: data buffer size
- * @sq_db_dma: SQ tail doorbell address as seen by the peer
- * @cq_db_dma: CQ head doorbell address as seen by the peer
+ * @sq_db_addr: SQ tail doorbell address as seen by the peer
+ * @cq_db_addr: CQ head doorbell address as seen by the peer
  * @sq: kernel mapping of the SQ
  * @cq: kernel mapping of the CQ
  * @data: kernel mapping of the data buffer
- * @sq_db: kernel mapping of the SQ tail doorbell
- * @cq_db: kernel mapping of the CQ head doorbell
+ * @sq_db: kernel mapping of the SQ tail doorbell register (direct mode;
+ *	NULL in mediated mode)
+ * @cq_db: kernel mapping of the CQ head doorbell register (direct mode)
+ * @sq_shadow_db: the shadow SQ tail doorbell, a word in memory (mediated
+ *	mode; NULL in direct mode)
+ * @cq_shadow_db: the shadow CQ head doorbell (mediated mode)
  * @mode: mediated or direct
  * @guarantee: what confines the peer if it is hostile
  *
  * In mediated mode the SQ, the CQ and the doorbells are the shadow ones:
- * the doorbells are 32-bit little-endian words in memory (@sq_db and
- * @cq_db then point to memory, not to registers).
+ * the doorbells are 32-bit little-endian words in memory, @sq_shadow_db
+ * and @cq_shadow_db, not registers; write them with WRITE_ONCE().
  */
 struct nvme_peer_addrs {
 	u16 qid;
 	u32 nsid;
 	u32 depth;
 	u32 lba_shift;
-	dma_addr_t sq_dma;
-	dma_addr_t cq_dma;
-	dma_addr_t data_dma;
-	dma_addr_t data_ctrl_dma;
+	dma_addr_t sq_addr;
+	dma_addr_t cq_addr;
+	dma_addr_t data_addr;
+	dma_addr_t data_ctrl_addr;
 	size_t data_size;
-	dma_addr_t sq_db_dma;
-	dma_addr_t cq_db_dma;
+	dma_addr_t sq_db_addr;
+	dma_addr_t cq_db_addr;
 	void *sq;
 	void *cq;
 	void *data;
 	u32 __iomem *sq_db;
 	u32 __iomem *cq_db;
+	__le32 *sq_shadow_db;
+	__le32 *cq_shadow_db;
 	enum nvme_peer_mode mode;
 	enum nvme_peer_guarantee guarantee;
 };

@@ -141,27 +141,31 @@ static void np_file_set(struct np_file *f, struct nvme_peer_queue *q,
 
 /*
  * Copy an extensible ioctl argument: its first __u32 is the size user space
- * built it with (copy_struct_from_user() rules).  *usize receives it.
+ * built it with, at least @ver0 (-EINVAL), the struct's NVME_PEER_*_SIZE_VER0;
+ * copy_struct_from_user() rules past that.  *usize receives it.
  */
-static int np_copy_arg(void *dst, size_t ksize, void __user *uarg, u32 *usize)
+static int np_copy_arg(void *dst, size_t ksize, size_t ver0,
+		       void __user *uarg, u32 *usize)
 {
 	if (get_user(*usize, (u32 __user *)uarg))
 		return -EFAULT;
+	if (*usize < ver0)
+		return -EINVAL;
 	return copy_struct_from_user(dst, ksize, uarg, *usize);
 }
 
 /* Check a RESERVE argument: -EINVAL for what no kernel accepts. */
-static int np_reserve_arg_ok(const struct nvme_peer_reserve *r, u32 usize)
+static int np_reserve_arg_ok(const struct nvme_peer_reserve *r)
 {
-	if (usize < offsetofend(struct nvme_peer_reserve, data) ||
-	    r->flags & ~(NVME_PEER_RESERVE_PEER | NVME_PEER_RESERVE_FILE |
+	if (r->flags & ~(NVME_PEER_RESERVE_PEER | NVME_PEER_RESERVE_FILE |
 			 NVME_PEER_RESERVE_REQUIRE_P2P) ||
 	    (!(r->flags & NVME_PEER_RESERVE_FILE) &&
 	     (r->file_fd || r->file_access || r->file_off || r->file_len)) ||
 	    r->rsvd || r->rsvd2 ||
 	    r->nr_extents > NVME_PEER_MAX_EXTENTS || r->rsvd3 || r->rsvd4 ||
-	    r->qid > U16_MAX || r->sq > NVME_PEER_PLACE_DMABUF ||
-	    r->cq > NVME_PEER_PLACE_DMABUF || r->data > NVME_PEER_PLACE_DMABUF ||
+	    r->qid > U16_MAX || r->sq_placement > NVME_PEER_PLACE_DMABUF ||
+	    r->cq_placement > NVME_PEER_PLACE_DMABUF ||
+	    r->data_placement > NVME_PEER_PLACE_DMABUF ||
 	    r->sq_buf.rsvd || r->cq_buf.rsvd || r->data_buf.rsvd ||
 	    (!(r->flags & NVME_PEER_RESERVE_PEER) &&
 	     (r->peer_domain || r->peer_bdf)) ||
@@ -221,9 +225,9 @@ static int np_reserve_params(struct np_file *f,
 
 	p->nsid = r->nsid;
 	p->depth = r->depth;
-	p->sq = r->sq;
-	p->cq = r->cq;
-	p->data = r->data;
+	p->sq_placement = r->sq_placement;
+	p->cq_placement = r->cq_placement;
+	p->data_placement = r->data_placement;
 	p->data_size = r->data_size;
 	p->revoke = np_file_revoke;
 	p->priv = f;
@@ -231,11 +235,13 @@ static int np_reserve_params(struct np_file *f,
 	p->policy.opcodes = r->opcodes;
 	p->policy.max_nlb = r->max_nlb;
 	p->require_p2p = r->flags & NVME_PEER_RESERVE_REQUIRE_P2P;
-	ret = np_reserve_dmabuf(r->sq, &r->sq_buf, &p->sq_buf);
+	ret = np_reserve_dmabuf(r->sq_placement, &r->sq_buf, &p->sq_buf);
 	if (!ret)
-		ret = np_reserve_dmabuf(r->cq, &r->cq_buf, &p->cq_buf);
+		ret = np_reserve_dmabuf(r->cq_placement, &r->cq_buf,
+					&p->cq_buf);
 	if (!ret)
-		ret = np_reserve_dmabuf(r->data, &r->data_buf, &p->data_buf);
+		ret = np_reserve_dmabuf(r->data_placement, &r->data_buf,
+					&p->data_buf);
 	if (ret)
 		return ret;
 	if (r->nr_extents) {
@@ -275,9 +281,10 @@ static int np_ioc_reserve(struct np_file *f, void __user *uarg)
 
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
-	ret = np_copy_arg(&r, sizeof(r), uarg, &usize);
+	ret = np_copy_arg(&r, sizeof(r), NVME_PEER_RESERVE_SIZE_VER0, uarg,
+			  &usize);
 	if (!ret)
-		ret = np_reserve_arg_ok(&r, usize);
+		ret = np_reserve_arg_ok(&r);
 	if (ret)
 		return ret;
 	if (f->spent)
@@ -314,10 +321,11 @@ static int np_ioc_attach(struct np_file *f, void __user *uarg)
 	u32 usize;
 	int ret;
 
-	ret = np_copy_arg(&a, sizeof(a), uarg, &usize);
+	ret = np_copy_arg(&a, sizeof(a), NVME_PEER_ATTACH_SIZE_VER0, uarg,
+			  &usize);
 	if (ret)
 		return ret;
-	if (usize < sizeof(a) || a.flags || !a.qid || a.qid > U16_MAX)
+	if (a.flags || !a.qid || a.qid > U16_MAX)
 		return -EINVAL;
 	if (f->spent)
 		return -EBUSY;
@@ -358,11 +366,11 @@ static int np_ioc_query(struct np_file *f, void __user *uarg)
 	u32 usize;
 	int ret;
 
-	ret = np_copy_arg(&info, sizeof(info), uarg, &usize);
+	ret = np_copy_arg(&info, sizeof(info), NVME_PEER_INFO_SIZE_VER0, uarg,
+			  &usize);
 	if (ret)
 		return ret;
-	if (usize < offsetofend(struct nvme_peer_info, db_stride) ||
-	    info.flags || info.ctrl || info.qid)
+	if (info.flags || info.ctrl || info.qid)
 		return -EINVAL;
 
 	down_read(&f->map_lock);
@@ -425,13 +433,13 @@ static int np_ioc_query(struct np_file *f, void __user *uarg)
 	 * Needed to fill PRPs: NVME_PEER_PRP_BASE in mediated mode, a real
 	 * address only in direct mode, whose users hold CAP_SYS_RAWIO.
 	 */
-	info.data_ctrl_addr = a.data_ctrl_dma;
+	info.data_ctrl_addr = a.data_ctrl_addr;
 	if (capable(CAP_SYS_ADMIN)) {
-		info.sq_addr = a.sq_dma;
-		info.cq_addr = a.cq_dma;
-		info.data_addr = a.data_dma;
-		info.sq_db_addr = a.sq_db_dma;
-		info.cq_db_addr = a.cq_db_dma;
+		info.sq_addr = a.sq_addr;
+		info.cq_addr = a.cq_addr;
+		info.data_addr = a.data_addr;
+		info.sq_db_addr = a.sq_db_addr;
+		info.cq_db_addr = a.cq_db_addr;
 	}
 	up_read(&f->map_lock);
 	return copy_to_user(uarg, &info, info.size) ? -EFAULT : 0;
@@ -446,10 +454,11 @@ static int np_ioc_file_map(struct np_file *f, void __user *uarg)
 	u32 usize, n;
 	int ret;
 
-	ret = np_copy_arg(&m, sizeof(m), uarg, &usize);
+	ret = np_copy_arg(&m, sizeof(m), NVME_PEER_FILE_MAP_SIZE_VER0, uarg,
+			  &usize);
 	if (ret)
 		return ret;
-	if (usize < sizeof(m) || m.flags || m.rsvd)
+	if (m.flags || m.rsvd)
 		return -EINVAL;
 	/* the map is immutable: copy it out without map_lock (mmap_lock) */
 	down_read(&f->map_lock);
@@ -483,10 +492,11 @@ static int np_ioc_ring(struct np_file *f, void __user *uarg)
 	u32 usize;
 	int ret;
 
-	ret = np_copy_arg(&r, sizeof(r), uarg, &usize);
+	ret = np_copy_arg(&r, sizeof(r), NVME_PEER_RING_SIZE_VER0, uarg,
+			  &usize);
 	if (ret)
 		return ret;
-	if (usize < sizeof(r) || !r.flags ||
+	if (!r.flags ||
 	    r.flags & ~(NVME_PEER_RING_SQ | NVME_PEER_RING_CQ))
 		return -EINVAL;
 
@@ -504,11 +514,9 @@ static int np_ioc_ring(struct np_file *f, void __user *uarg)
 	if (a.mode == NVME_PEER_MODE_MEDIATED) {
 		/* shadow doorbells are memory: store, then wake the thread */
 		if (r.flags & NVME_PEER_RING_SQ)
-			WRITE_ONCE(*(__le32 __force *)a.sq_db,
-				   cpu_to_le32(r.sq_tail));
+			WRITE_ONCE(*a.sq_shadow_db, cpu_to_le32(r.sq_tail));
 		if (r.flags & NVME_PEER_RING_CQ)
-			WRITE_ONCE(*(__le32 __force *)a.cq_db,
-				   cpu_to_le32(r.cq_head));
+			WRITE_ONCE(*a.cq_shadow_db, cpu_to_le32(r.cq_head));
 		np_med_kick();
 	} else {
 		if (r.flags & NVME_PEER_RING_SQ)
@@ -712,8 +720,87 @@ static struct miscdevice np_miscdev = {
 	.mode = 0666,
 };
 
+/*
+ * The uAPI's layout, pinned: an offset or a size that moves, or an ioctl
+ * number whose size is not its struct's VER0 size, fails the build.  The
+ * selftest uapi_test checks the same from user space.
+ */
+#define NP_SIZE(s, n)	BUILD_BUG_ON(sizeof(struct nvme_peer_##s) != (n))
+#define NP_IOC(cmd, n)	BUILD_BUG_ON(_IOC_SIZE(NVME_PEER_IOC_##cmd) != (n))
+#define NP_AT(s, f, off) \
+	BUILD_BUG_ON(offsetof(struct nvme_peer_##s, f) != (off))
+
+static void np_uapi_layout(void)
+{
+	NP_SIZE(extent, 16);
+	NP_AT(extent, slba, 0); NP_AT(extent, nlb, 8);
+	NP_SIZE(dmabuf_region, 24);
+	NP_AT(dmabuf_region, fd, 0); NP_AT(dmabuf_region, rsvd, 4);
+	NP_AT(dmabuf_region, offset, 8); NP_AT(dmabuf_region, length, 16);
+	NP_SIZE(reserve, NVME_PEER_RESERVE_SIZE_VER0);
+	NP_IOC(RESERVE, NVME_PEER_RESERVE_SIZE_VER0);
+	NP_AT(reserve, size, 0); NP_AT(reserve, flags, 4);
+	NP_AT(reserve, ctrl, 8); NP_AT(reserve, nsid, 12);
+	NP_AT(reserve, depth, 16); NP_AT(reserve, qid, 20);
+	NP_AT(reserve, sq_placement, 24); NP_AT(reserve, cq_placement, 25);
+	NP_AT(reserve, data_placement, 26); NP_AT(reserve, rsvd, 27);
+	NP_AT(reserve, peer_domain, 28); NP_AT(reserve, peer_bdf, 32);
+	NP_AT(reserve, rsvd2, 36); NP_AT(reserve, data_size, 40);
+	NP_AT(reserve, mode, 48); NP_AT(reserve, opcodes, 52);
+	NP_AT(reserve, max_nlb, 56); NP_AT(reserve, nr_extents, 60);
+	NP_AT(reserve, extents, 64); NP_AT(reserve, rsvd3, 72);
+	NP_AT(reserve, rsvd4, 76); NP_AT(reserve, file_fd, 80);
+	NP_AT(reserve, file_access, 84); NP_AT(reserve, file_off, 88);
+	NP_AT(reserve, file_len, 96); NP_AT(reserve, sq_buf, 104);
+	NP_AT(reserve, cq_buf, 128); NP_AT(reserve, data_buf, 152);
+	NP_SIZE(attach, NVME_PEER_ATTACH_SIZE_VER0);
+	NP_IOC(ATTACH, NVME_PEER_ATTACH_SIZE_VER0);
+	NP_AT(attach, size, 0); NP_AT(attach, flags, 4); NP_AT(attach, ctrl, 8);
+	NP_AT(attach, qid, 12);
+	NP_SIZE(info, NVME_PEER_INFO_SIZE_VER0);
+	NP_IOC(QUERY, NVME_PEER_INFO_SIZE_VER0);
+	NP_AT(info, size, 0); NP_AT(info, flags, 4); NP_AT(info, ctrl, 8);
+	NP_AT(info, qid, 12); NP_AT(info, nsid, 16); NP_AT(info, depth, 20);
+	NP_AT(info, lba_shift, 24); NP_AT(info, state, 28);
+	NP_AT(info, reason, 32); NP_AT(info, db_stride, 36);
+	NP_AT(info, sq_off, 40); NP_AT(info, sq_size, 48);
+	NP_AT(info, cq_off, 56); NP_AT(info, cq_size, 64);
+	NP_AT(info, data_off, 72); NP_AT(info, data_size, 80);
+	NP_AT(info, db_off, 88); NP_AT(info, db_size, 96);
+	NP_AT(info, sq_db_in_page, 104); NP_AT(info, cq_db_in_page, 108);
+	NP_AT(info, data_ctrl_addr, 112); NP_AT(info, sq_addr, 120);
+	NP_AT(info, cq_addr, 128); NP_AT(info, data_addr, 136);
+	NP_AT(info, sq_db_addr, 144); NP_AT(info, cq_db_addr, 152);
+	NP_AT(info, mode, 160); NP_AT(info, guarantee, 164);
+	NP_AT(info, file_dev, 168); NP_AT(info, file_access, 172);
+	NP_AT(info, file_ino, 176); NP_AT(info, file_off, 184);
+	NP_AT(info, file_len, 192); NP_AT(info, file_extents, 200);
+	NP_AT(info, lease, 204); NP_AT(info, sq_placement, 208);
+	NP_AT(info, cq_placement, 209); NP_AT(info, data_placement, 210);
+	NP_AT(info, rsvd5, 211); NP_AT(info, sq_location, 212);
+	NP_AT(info, cq_location, 213); NP_AT(info, data_location, 214);
+	NP_AT(info, rsvd6, 215);
+	NP_SIZE(file_extent, 24);
+	NP_AT(file_extent, off, 0); NP_AT(file_extent, slba, 8);
+	NP_AT(file_extent, nlb, 16);
+	NP_SIZE(file_map, NVME_PEER_FILE_MAP_SIZE_VER0);
+	NP_IOC(FILE_MAP, NVME_PEER_FILE_MAP_SIZE_VER0);
+	NP_AT(file_map, size, 0); NP_AT(file_map, flags, 4);
+	NP_AT(file_map, nr, 8); NP_AT(file_map, rsvd, 12);
+	NP_AT(file_map, extents, 16);
+	NP_SIZE(ring, NVME_PEER_RING_SIZE_VER0);
+	NP_IOC(RING, NVME_PEER_RING_SIZE_VER0);
+	NP_AT(ring, size, 0); NP_AT(ring, flags, 4); NP_AT(ring, sq_tail, 8);
+	NP_AT(ring, cq_head, 12);
+}
+
+#undef NP_AT
+#undef NP_IOC
+#undef NP_SIZE
+
 int np_cdev_init(void)
 {
+	np_uapi_layout();
 	return misc_register(&np_miscdev);
 }
 

@@ -71,7 +71,9 @@ static const struct kobj_type np_queue_ktype = {
  */
 static int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cmbsz)
 {
-	const enum nvme_peer_placement all[] = { p->sq, p->cq, p->data };
+	const enum nvme_peer_placement all[] = {
+		p->sq_placement, p->cq_placement, p->data_placement
+	};
 	int i;
 
 	if (!p->nsid || p->nsid == NVME_NSID_ALL)
@@ -88,7 +90,8 @@ static int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cm
 	    (p->policy.opcodes || p->policy.nr_extents ||
 	     p->policy.nr_windows || p->policy.max_nlb))
 		return -EINVAL;
-	if (p->sq == NVME_PEER_PLACE_NONE || p->cq == NVME_PEER_PLACE_NONE)
+	if (p->sq_placement == NVME_PEER_PLACE_NONE ||
+	    p->cq_placement == NVME_PEER_PLACE_NONE)
 		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(all); i++) {
 		if (all[i] > NVME_PEER_PLACE_DMABUF)
@@ -96,10 +99,10 @@ static int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cm
 		if (all[i] == NVME_PEER_PLACE_PEER && !p->peer)
 			return -EINVAL;
 	}
-	if (!p->data_size != !p->data)
+	if (!p->data_size != !p->data_placement)
 		return -EINVAL;
 	if (p->data_size > NP_MAX_DATA_SIZE || !PAGE_ALIGNED(p->data_size) ||
-	    (p->data == NVME_PEER_PLACE_HOST &&
+	    (p->data_placement == NVME_PEER_PLACE_HOST &&
 	     p->data_size > NP_MAX_HOST_DATA_SIZE))
 		return -EINVAL;
 
@@ -113,11 +116,11 @@ static int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cm
 	if (np_dmabuf_validate(p) || np_med_validate(p))
 		return -EINVAL;
 
-	if (p->sq == NVME_PEER_PLACE_CMB && !(cmbsz & NVME_CMBSZ_SQS))
+	if (p->sq_placement == NVME_PEER_PLACE_CMB && !(cmbsz & NVME_CMBSZ_SQS))
 		return -EOPNOTSUPP;
-	if (p->cq == NVME_PEER_PLACE_CMB && !(cmbsz & NVME_CMBSZ_CQS))
+	if (p->cq_placement == NVME_PEER_PLACE_CMB && !(cmbsz & NVME_CMBSZ_CQS))
 		return -EOPNOTSUPP;
-	if (p->data == NVME_PEER_PLACE_CMB &&
+	if (p->data_placement == NVME_PEER_PLACE_CMB &&
 	    (cmbsz & (NVME_CMBSZ_WDS | NVME_CMBSZ_RDS)) !=
 	    (NVME_CMBSZ_WDS | NVME_CMBSZ_RDS))
 		return -EOPNOTSUPP;
@@ -390,9 +393,9 @@ static int np_queue_alloc_mem(struct nvme_peer_queue *q, bool dmabuf)
 		enum nvme_peer_placement where;
 		size_t size;
 	} r[] = {
-		{ &q->sq, p->sq, np_sq_bytes(p->depth) },
-		{ &q->cq, p->cq, np_cq_bytes(p->depth) },
-		{ &q->data, p->data, p->data_size },
+		{ &q->sq, p->sq_placement, np_sq_bytes(p->depth) },
+		{ &q->cq, p->cq_placement, np_cq_bytes(p->depth) },
+		{ &q->data, p->data_placement, p->data_size },
 	};
 	int ret, i;
 
@@ -708,7 +711,7 @@ void np_detach(struct nvme_peer_queue *q)
  * -EXDEV when the topology cannot do peer-to-peer, -ENOMEM, -EIO when the
  * controller failed a command; with &nvme_peer_params.file the errors of
  * np_bind_file() (file.c: -EINVAL, -EACCES for a read binding whose policy
- * allows an opcode outside %NVME_PEER_OPS_READER, -EISDIR, -EBADF, -EXDEV,
+ * allows an opcode outside %NVME_PEER_OPCODES_READERS, -EISDIR, -EBADF, -EXDEV,
  * -EOPNOTSUPP, -ENXIO, -ENODATA, -E2BIG, -EAGAIN), listed in
  * peer-queues.rst.
  */
@@ -741,21 +744,21 @@ int nvme_peer_query(struct nvme_peer_queue *q, struct nvme_peer_addrs *addrs)
 	addrs->depth = q->params.depth;
 	addrs->lba_shift = q->lba_shift;
 	if (q->sq.vaddr) {
-		addrs->sq_dma = q->sq.peer_dma;
-		addrs->cq_dma = q->cq.peer_dma;
-		addrs->data_dma = q->data.peer_dma;
-		addrs->data_ctrl_dma = np_mediated(q) ? NVME_PEER_PRP_BASE :
+		addrs->sq_addr = q->sq.peer_dma;
+		addrs->cq_addr = q->cq.peer_dma;
+		addrs->data_addr = q->data.peer_dma;
+		addrs->data_ctrl_addr = np_mediated(q) ? NVME_PEER_PRP_BASE :
 						       q->data.ctrl_dma;
 		addrs->data_size = q->data.size;
-		addrs->sq_db_dma = q->sq_db_dma;
-		addrs->cq_db_dma = q->cq_db_dma;
+		addrs->sq_db_addr = q->sq_db_addr;
+		addrs->cq_db_addr = q->cq_db_addr;
 		addrs->sq = q->sq.vaddr;
 		addrs->cq = q->cq.vaddr;
 		addrs->data = q->data.vaddr;
 		if (np_mediated(q)) {
 			/* shadow doorbells: words in memory */
-			addrs->sq_db = (u32 __force __iomem *)q->sdb.vaddr;
-			addrs->cq_db = addrs->sq_db + 1;
+			addrs->sq_shadow_db = q->sdb.vaddr;
+			addrs->cq_shadow_db = addrs->sq_shadow_db + 1;
 		} else {
 			addrs->sq_db = np_hw_db(q, false);
 			addrs->cq_db = np_hw_db(q, true);

@@ -30,11 +30,13 @@ struct np_validate_case {
 
 /* nsid, depth, sq, cq, data placement, data size, with a peer */
 #define NP_P(n, d, s, c, dt, sz, pe) {					\
-	.nsid = n, .depth = d, .sq = s, .cq = c, .data = dt,		\
+	.nsid = n, .depth = d, .sq_placement = s, .cq_placement = c,	\
+	.data_placement = dt,						\
 	.data_size = sz, .peer = (pe) ? NP_SOME_PEER : NULL }
 /* the same in direct mode */
 #define NP_PD(n, d, s, c, dt, sz, pe) {					\
-	.nsid = n, .depth = d, .sq = s, .cq = c, .data = dt,		\
+	.nsid = n, .depth = d, .sq_placement = s, .cq_placement = c,	\
+	.data_placement = dt,						\
 	.data_size = sz, .peer = (pe) ? NP_SOME_PEER : NULL,		\
 	.mode = NVME_PEER_MODE_DIRECT }
 #define HOST NVME_PEER_PLACE_HOST
@@ -67,25 +69,26 @@ static const struct np_validate_case np_validate_cases[] = {
 	  0, 0 },
 	{ "depth 2*mqes", NP_PD(1, 4096, HOST, HOST, NONE, 0, 0),
 	  0, -EINVAL },
-	{ "mode bogus", { .nsid = 1, .depth = 64, .sq = NVME_PEER_PLACE_HOST,
-			  .cq = NVME_PEER_PLACE_HOST, .mode = 2 },
+	{ "mode bogus", { .nsid = 1, .depth = 64,
+			  .sq_placement = NVME_PEER_PLACE_HOST,
+			  .cq_placement = NVME_PEER_PLACE_HOST, .mode = 2 },
 	  0, -EINVAL },
 	{ "direct with opcodes", { .nsid = 1, .depth = 64,
-				   .sq = NVME_PEER_PLACE_HOST,
-				   .cq = NVME_PEER_PLACE_HOST,
+				   .sq_placement = NVME_PEER_PLACE_HOST,
+				   .cq_placement = NVME_PEER_PLACE_HOST,
 				   .mode = NVME_PEER_MODE_DIRECT,
-				   .policy.opcodes = NVME_PEER_OPS_READ },
+				   .policy.opcodes = NVME_PEER_OPCODE_READ },
 	  0, -EINVAL },
 	{ "direct with max_nlb", { .nsid = 1, .depth = 64,
-				   .sq = NVME_PEER_PLACE_HOST,
-				   .cq = NVME_PEER_PLACE_HOST,
+				   .sq_placement = NVME_PEER_PLACE_HOST,
+				   .cq_placement = NVME_PEER_PLACE_HOST,
 				   .mode = NVME_PEER_MODE_DIRECT,
 				   .policy.max_nlb = 8 },
 	  0, -EINVAL },
 	{ "mediated with opcodes", { .nsid = 1, .depth = 64,
-				     .sq = NVME_PEER_PLACE_HOST,
-				     .cq = NVME_PEER_PLACE_HOST,
-				     .policy.opcodes = NVME_PEER_OPS_READ },
+				     .sq_placement = NVME_PEER_PLACE_HOST,
+				     .cq_placement = NVME_PEER_PLACE_HOST,
+				     .policy.opcodes = NVME_PEER_OPCODE_READ },
 	  0, 0 },
 	{ "sq none", NP_P(1, 64, NONE, HOST, NONE, 0, 0),
 	  0, -EINVAL },
@@ -188,7 +191,7 @@ static void np_test_gate(struct kunit *test)
 	p.file.file = (struct file *)&some_file;
 	p.file.access = NVME_PEER_ACCESS_READ;
 	KUNIT_EXPECT_EQ(test, np_validate_params(&p, 2048, 0), 0);
-	p.policy.opcodes = NVME_PEER_OPS_WRITE;
+	p.policy.opcodes = NVME_PEER_OPCODE_WRITE;
 	KUNIT_EXPECT_EQ(test, np_validate_params(&p, 2048, 0), -EACCES);
 	p.file.access |= NVME_PEER_ACCESS_WRITE;
 	KUNIT_EXPECT_EQ(test, np_validate_params(&p, 2048, 0), 0);

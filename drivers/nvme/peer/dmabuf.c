@@ -122,12 +122,14 @@ int np_dmabuf_validate(const struct nvme_peer_params *p)
 	};
 	int ret, i, j;
 
-	ret = np_dmabuf_check(p->sq, &p->sq_buf, np_sq_bytes(p->depth), false);
+	ret = np_dmabuf_check(p->sq_placement, &p->sq_buf,
+			      np_sq_bytes(p->depth), false);
 	if (!ret)
-		ret = np_dmabuf_check(p->cq, &p->cq_buf, np_cq_bytes(p->depth),
-				      false);
+		ret = np_dmabuf_check(p->cq_placement, &p->cq_buf,
+				      np_cq_bytes(p->depth), false);
 	if (!ret)
-		ret = np_dmabuf_check(p->data, &p->data_buf, p->data_size, true);
+		ret = np_dmabuf_check(p->data_placement, &p->data_buf,
+				      p->data_size, true);
 	for (i = 0; !ret && i < ARRAY_SIZE(r); i++)
 		for (j = i + 1; j < ARRAY_SIZE(r); j++)
 			if (np_dmabuf_overlap(r[i], r[j]))

@@ -12,8 +12,9 @@ static void np_test_dmabuf_validate(struct kunit *test)
 	struct dma_buf *bufs = kunit_kcalloc(test, 2, sizeof(*bufs), GFP_KERNEL);
 	struct dma_buf *a = &bufs[0], *b = &bufs[1];
 	struct nvme_peer_params p = {
-		.depth = 64, .sq = NVME_PEER_PLACE_HOST,
-		.cq = NVME_PEER_PLACE_HOST, .data = NVME_PEER_PLACE_DMABUF,
+		.depth = 64, .sq_placement = NVME_PEER_PLACE_HOST,
+		.cq_placement = NVME_PEER_PLACE_HOST,
+		.data_placement = NVME_PEER_PLACE_DMABUF,
 		.data_size = 4 * PAGE_SIZE,
 	};
 
@@ -44,7 +45,7 @@ static void np_test_dmabuf_validate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, np_dmabuf_validate(&p), -EINVAL);
 
 	/* the SQ in the same buffer: fine apart, refused overlapping */
-	p.sq = NVME_PEER_PLACE_DMABUF;
+	p.sq_placement = NVME_PEER_PLACE_DMABUF;
 	p.sq_buf = (struct nvme_peer_dmabuf_range){ a, 8 * PAGE_SIZE,
 						    np_sq_bytes(64) };
 	KUNIT_EXPECT_EQ(test, np_dmabuf_validate(&p), 0);

@@ -347,18 +347,18 @@ static int np_bind_map(struct np_bind *b)
 }
 
 /**
- * np_bind_reader_ops() - whether a read binding's policy may allow @opcodes
- * @opcodes: the policy's NVME_PEER_OPS_* bits; 0 is the default, Read only
+ * np_bind_reader_opcodes() - whether a read binding's policy may allow @opcodes
+ * @opcodes: the policy's NVME_PEER_OPCODE_* bits; 0 is the default, Read only
  *
- * An allow-list, %NVME_PEER_OPS_READER (Read, Flush): no other opcode, one
+ * An allow-list, %NVME_PEER_OPCODES_READERS (Read, Flush): no other opcode, one
  * the guard knows today (Write, Write Zeroes, DSM) or not, is forwarded
  * for a binding whose file access does not include writing.
  *
  * Return: true if every bit of @opcodes is a reader's.
  */
-static bool np_bind_reader_ops(u32 opcodes)
+static bool np_bind_reader_opcodes(u32 opcodes)
 {
-	return !(opcodes & ~NVME_PEER_OPS_READER);
+	return !(opcodes & ~NVME_PEER_OPCODES_READERS);
 }
 
 /**
@@ -370,7 +370,7 @@ static bool np_bind_reader_ops(u32 opcodes)
  *
  * Return: 0; -EINVAL (not mediated, extents given too, an access other
  * than read or read+write); -EACCES (a read binding whose policy allows an
- * opcode outside %NVME_PEER_OPS_READER).
+ * opcode outside %NVME_PEER_OPCODES_READERS).
  */
 int np_bind_validate(const struct nvme_peer_params *p)
 {
@@ -381,7 +381,7 @@ int np_bind_validate(const struct nvme_peer_params *p)
 	     pf->access != (NVME_PEER_ACCESS_READ | NVME_PEER_ACCESS_WRITE)))
 		return -EINVAL;
 	if (!(pf->access & NVME_PEER_ACCESS_WRITE) &&
-	    !np_bind_reader_ops(p->policy.opcodes))
+	    !np_bind_reader_opcodes(p->policy.opcodes))
 		return -EACCES;
 	return 0;
 }

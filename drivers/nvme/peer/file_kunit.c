@@ -104,15 +104,15 @@ static void np_test_bind_reader_ops(struct kunit *test)
 {
 	u32 bit;
 
-	KUNIT_EXPECT_TRUE(test, np_bind_reader_ops(0));
-	KUNIT_EXPECT_TRUE(test, np_bind_reader_ops(NVME_PEER_OPS_READ |
-						   NVME_PEER_OPS_FLUSH));
+	KUNIT_EXPECT_TRUE(test, np_bind_reader_opcodes(0));
+	KUNIT_EXPECT_TRUE(test, np_bind_reader_opcodes(NVME_PEER_OPCODE_READ |
+						       NVME_PEER_OPCODE_FLUSH));
 	for (bit = 0; bit < 32; bit++)
-		KUNIT_EXPECT_EQ_MSG(test, (int)np_bind_reader_ops(BIT(bit)),
-				    BIT(bit) == NVME_PEER_OPS_READ ||
-				    BIT(bit) == NVME_PEER_OPS_FLUSH,
+		KUNIT_EXPECT_EQ_MSG(test, (int)np_bind_reader_opcodes(BIT(bit)),
+				    BIT(bit) == NVME_PEER_OPCODE_READ ||
+				    BIT(bit) == NVME_PEER_OPCODE_FLUSH,
 				    "opcode bit %u", bit);
-	KUNIT_EXPECT_FALSE(test, np_bind_reader_ops(NVME_PEER_OPS_ALL));
+	KUNIT_EXPECT_FALSE(test, np_bind_reader_opcodes(NVME_PEER_OPCODES_ALL));
 }
 
 /*

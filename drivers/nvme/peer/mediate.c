@@ -237,7 +237,7 @@ int np_med_validate(const struct nvme_peer_params *p)
 	const struct nvme_peer_policy *pol = &p->policy;
 	u32 i;
 
-	if (pol->opcodes & ~NVME_PEER_OPS_ALL ||
+	if (pol->opcodes & ~NVME_PEER_OPCODES_ALL ||
 	    pol->nr_extents > NVME_PEER_MAX_EXTENTS ||
 	    pol->nr_windows > NVME_PEER_MAX_WINDOWS ||
 	    (pol->nr_extents && !pol->extents) ||
@@ -298,7 +298,7 @@ static int np_med_policy(struct nvme_peer_queue *q, struct np_med *m,
 	p->nsid = q->params.nsid;
 	p->lba_shift = q->lba_shift;
 	p->ns_size = q->ns_size;
-	p->opcodes[0] = pol->opcodes ? pol->opcodes : NVME_PEER_OPS_READ;
+	p->opcodes[0] = pol->opcodes ? pol->opcodes : NVME_PEER_OPCODE_READ;
 	p->max_nlb = pol->max_nlb ? pol->max_nlb : limit;
 	if (np_ranges_prepare(m->extents, &nr_ext) ||
 	    np_ranges_prepare(m->windows, &nr_win))
@@ -373,12 +373,12 @@ int np_med_alloc(struct nvme_peer_queue *q)
 		ret = np_med_coherent(q, &q->prp,
 				      (size_t)depth * NP_GUARD_PAGE_SIZE);
 	if (!ret)
-		ret = np_mem_alloc(q, &q->sdb, q->params.sq == NVME_PEER_PLACE_DMABUF ?
-				   NVME_PEER_PLACE_HOST : q->params.sq, PAGE_SIZE);
+		ret = np_mem_alloc(q, &q->sdb, q->params.sq_placement == NVME_PEER_PLACE_DMABUF ?
+				   NVME_PEER_PLACE_HOST : q->params.sq_placement, PAGE_SIZE);
 	if (ret)
 		return ret;
-	q->sq_db_dma = q->sdb.peer_dma + NP_MP_SDB_SQ;
-	q->cq_db_dma = q->sdb.peer_dma + NP_MP_SDB_CQ;
+	q->sq_db_addr = q->sdb.peer_dma + NP_MP_SDB_SQ;
+	q->cq_db_addr = q->sdb.peer_dma + NP_MP_SDB_CQ;
 	return 0;
 }
 

@@ -259,18 +259,18 @@ int np_doorbells_map(struct nvme_peer_queue *q)
 	u64 cq = np_db_off(info, q->qid, true) - off;
 
 	if (q->peer && device_iommu_mapped(&q->peer->dev)) {
-		q->sq_db_dma = dma_map_resource(&q->peer->dev,
-						info->bar_phys + off,
-						cq + sizeof(u32),
-						DMA_BIDIRECTIONAL, 0);
-		if (dma_mapping_error(&q->peer->dev, q->sq_db_dma))
+		q->sq_db_addr = dma_map_resource(&q->peer->dev,
+						 info->bar_phys + off,
+						 cq + sizeof(u32),
+						 DMA_BIDIRECTIONAL, 0);
+		if (dma_mapping_error(&q->peer->dev, q->sq_db_addr))
 			return -ENOMEM;
-		q->cq_db_dma = q->sq_db_dma + cq;
+		q->cq_db_addr = q->sq_db_addr + cq;
 		q->db_mapped = true;
 		return 0;
 	}
-	q->sq_db_dma = info->bar_bus + off;
-	q->cq_db_dma = q->sq_db_dma + cq;
+	q->sq_db_addr = info->bar_bus + off;
+	q->cq_db_addr = q->sq_db_addr + cq;
 	return 0;
 }
 
@@ -278,8 +278,8 @@ void np_doorbells_unmap(struct nvme_peer_queue *q)
 {
 	if (!q->db_mapped)
 		return;
-	dma_unmap_resource(&q->peer->dev, q->sq_db_dma,
-			   q->cq_db_dma - q->sq_db_dma + sizeof(u32),
+	dma_unmap_resource(&q->peer->dev, q->sq_db_addr,
+			   q->cq_db_addr - q->sq_db_addr + sizeof(u32),
 			   DMA_BIDIRECTIONAL, 0);
 	q->db_mapped = false;
 }
@@ -371,7 +371,7 @@ enum nvme_peer_guarantee np_guarantee(struct nvme_peer_queue *q)
 
 	if (!np_mediated(q))
 		return NVME_PEER_GUARANTEE_NONE;
-	if (q->params.sq == NVME_PEER_PLACE_DMABUF)
+	if (q->params.sq_placement == NVME_PEER_PLACE_DMABUF)
 		return NVME_PEER_GUARANTEE_NONE;
 	if (!q->peer)
 		return NVME_PEER_GUARANTEE_CPU;

@@ -73,21 +73,21 @@ static void np_test_guarantee_dmabuf(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, peer);
 	q->pctrl = pctrl;
 	q->params.mode = NVME_PEER_MODE_MEDIATED;
-	q->params.sq = NVME_PEER_PLACE_HOST;
-	q->params.cq = NVME_PEER_PLACE_HOST;
-	q->params.data = NVME_PEER_PLACE_HOST;
+	q->params.sq_placement = NVME_PEER_PLACE_HOST;
+	q->params.cq_placement = NVME_PEER_PLACE_HOST;
+	q->params.data_placement = NVME_PEER_PLACE_HOST;
 	KUNIT_EXPECT_EQ(test, np_guarantee(q), NVME_PEER_GUARANTEE_CPU);
 
 	/* a device fills the data and reads the CQ: commands stay the CPU's */
-	q->params.data = NVME_PEER_PLACE_DMABUF;
-	q->params.cq = NVME_PEER_PLACE_DMABUF;
+	q->params.data_placement = NVME_PEER_PLACE_DMABUF;
+	q->params.cq_placement = NVME_PEER_PLACE_DMABUF;
 	KUNIT_EXPECT_EQ(test, np_guarantee(q), NVME_PEER_GUARANTEE_CPU);
 
 	/* a device writes the shadow SQ */
-	q->params.sq = NVME_PEER_PLACE_DMABUF;
+	q->params.sq_placement = NVME_PEER_PLACE_DMABUF;
 	KUNIT_EXPECT_EQ(test, np_guarantee(q), NVME_PEER_GUARANTEE_NONE);
-	q->params.cq = NVME_PEER_PLACE_HOST;
-	q->params.data = NVME_PEER_PLACE_HOST;
+	q->params.cq_placement = NVME_PEER_PLACE_HOST;
+	q->params.data_placement = NVME_PEER_PLACE_HOST;
 	KUNIT_EXPECT_EQ(test, np_guarantee(q), NVME_PEER_GUARANTEE_NONE);
 	/* also beside a peer device: the buffer's other devices may write */
 	q->peer = peer;
@@ -95,7 +95,7 @@ static void np_test_guarantee_dmabuf(struct kunit *test)
 
 	/* direct mode: nothing, as always */
 	q->peer = NULL;
-	q->params.sq = NVME_PEER_PLACE_HOST;
+	q->params.sq_placement = NVME_PEER_PLACE_HOST;
 	q->params.mode = NVME_PEER_MODE_DIRECT;
 	KUNIT_EXPECT_EQ(test, np_guarantee(q), NVME_PEER_GUARANTEE_NONE);
 }

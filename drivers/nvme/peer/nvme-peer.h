@@ -211,7 +211,7 @@ struct nvme_peer_queue {
 
 	/* mediated mode: sq and cq are the shadow queues */
 	struct np_mem sq, cq, data;
-	dma_addr_t sq_db_dma, cq_db_dma;
+	dma_addr_t sq_db_addr, cq_db_addr;
 	bool db_mapped;
 
 	/* mediated mode only (see mediate.c) */

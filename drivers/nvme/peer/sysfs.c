@@ -163,28 +163,29 @@ static const char *np_owner_name(enum np_owner owner)
 /* ---- peer/create: the request grammar --------------------------------- */
 
 enum {
-	NP_OPT_NSID, NP_OPT_DEPTH, NP_OPT_SQ, NP_OPT_CQ, NP_OPT_DATA,
-	NP_OPT_DATA_SIZE, NP_OPT_PEER, NP_OPT_QID, NP_OPT_UID, NP_OPT_GID,
-	NP_OPT_MODE, NP_OPT_OPS, NP_OPT_MAX_NLB, NP_OPT_LBA, NP_OPT_FILE,
-	NP_OPT_OFF, NP_OPT_LEN, NP_OPT_ACCESS, NP_OPT_ERR,
+	NP_OPT_NSID, NP_OPT_DEPTH, NP_OPT_SQ_PLACEMENT, NP_OPT_CQ_PLACEMENT,
+	NP_OPT_DATA_PLACEMENT, NP_OPT_DATA_SIZE, NP_OPT_PEER, NP_OPT_QID,
+	NP_OPT_UID, NP_OPT_GID, NP_OPT_MODE, NP_OPT_OPCODES, NP_OPT_MAX_NLB,
+	NP_OPT_EXTENT, NP_OPT_FILE, NP_OPT_OFF, NP_OPT_LEN, NP_OPT_ACCESS,
+	NP_OPT_ERR,
 };
 
 /* values are parsed by np_parse_opt(), with the usual C prefixes (0x, 0) */
 static const match_table_t np_create_tokens = {
 	{ NP_OPT_NSID,		"nsid=%s" },
 	{ NP_OPT_DEPTH,		"depth=%s" },
-	{ NP_OPT_SQ,		"sq=%s" },
-	{ NP_OPT_CQ,		"cq=%s" },
-	{ NP_OPT_DATA,		"data=%s" },
+	{ NP_OPT_SQ_PLACEMENT,		"sq_placement=%s" },
+	{ NP_OPT_CQ_PLACEMENT,		"cq_placement=%s" },
+	{ NP_OPT_DATA_PLACEMENT,	"data_placement=%s" },
 	{ NP_OPT_DATA_SIZE,	"data_size=%s" },
 	{ NP_OPT_PEER,		"peer=%s" },
 	{ NP_OPT_QID,		"qid=%s" },
 	{ NP_OPT_UID,		"uid=%s" },
 	{ NP_OPT_GID,		"gid=%s" },
 	{ NP_OPT_MODE,		"mode=%s" },
-	{ NP_OPT_OPS,		"ops=%s" },
+	{ NP_OPT_OPCODES,		"opcodes=%s" },
 	{ NP_OPT_MAX_NLB,	"max_nlb=%s" },
-	{ NP_OPT_LBA,		"lba=%s" },
+	{ NP_OPT_EXTENT,		"extent=%s" },
 	{ NP_OPT_FILE,		"file=%s" },
 	{ NP_OPT_OFF,		"off=%s" },
 	{ NP_OPT_LEN,		"len=%s" },
@@ -193,14 +194,15 @@ static const match_table_t np_create_tokens = {
 };
 
 /* "read,write,...": the opcodes a mediated queue may use */
-static int np_parse_ops(char *val, u32 *ops)
+static int np_parse_opcodes(char *val, u32 *ops)
 {
 	static const char * const names[] = {
 		"flush", "write", "read", "write_zeroes", "dsm",
 	};
 	static const u32 bits[] = {
-		NVME_PEER_OPS_FLUSH, NVME_PEER_OPS_WRITE, NVME_PEER_OPS_READ,
-		NVME_PEER_OPS_WRITE_ZEROES, NVME_PEER_OPS_DSM,
+		NVME_PEER_OPCODE_FLUSH, NVME_PEER_OPCODE_WRITE,
+		NVME_PEER_OPCODE_READ, NVME_PEER_OPCODE_WRITE_ZEROES,
+		NVME_PEER_OPCODE_DSM,
 	};
 	char *op;
 	int i;
@@ -245,12 +247,12 @@ static bool np_parse_opt(struct np_create_req *req, int token, char *val)
 		return kstrtou32(val, 0, &p->nsid);
 	case NP_OPT_DEPTH:
 		return kstrtou32(val, 0, &p->depth);
-	case NP_OPT_SQ:
-		return np_parse_placement(val, &p->sq);
-	case NP_OPT_CQ:
-		return np_parse_placement(val, &p->cq);
-	case NP_OPT_DATA:
-		return np_parse_placement(val, &p->data);
+	case NP_OPT_SQ_PLACEMENT:
+		return np_parse_placement(val, &p->sq_placement);
+	case NP_OPT_CQ_PLACEMENT:
+		return np_parse_placement(val, &p->cq_placement);
+	case NP_OPT_DATA_PLACEMENT:
+		return np_parse_placement(val, &p->data_placement);
 	case NP_OPT_DATA_SIZE:
 		if (kstrtou64(val, 0, &num) || num > NP_MAX_DATA_SIZE)
 			return true;
@@ -271,12 +273,12 @@ static bool np_parse_opt(struct np_create_req *req, int token, char *val)
 			p->mode = NVME_PEER_MODE_DIRECT;
 		return p->mode != NVME_PEER_MODE_DIRECT &&
 		       !sysfs_streq(val, "mediated");
-	case NP_OPT_OPS:
-		return np_parse_ops(val, &p->policy.opcodes);
+	case NP_OPT_OPCODES:
+		return np_parse_opcodes(val, &p->policy.opcodes);
 	case NP_OPT_MAX_NLB:
 		return kstrtou32(val, 0, &p->policy.max_nlb) ||
 		       !p->policy.max_nlb;
-	case NP_OPT_LBA:
+	case NP_OPT_EXTENT:
 		return np_parse_extent(val, req);
 	case NP_OPT_FILE:
 		req->file = val;	/* in the request's buffer */
@@ -301,7 +303,7 @@ static bool np_parse_opt(struct np_create_req *req, int token, char *val)
  *	in host memory, no data buffer, the CPU as the peer, any qid, not
  *	attachable)
  *
- * Keys: np_create_tokens; lba=SLBA+NLB is the only key that may be
+ * Keys: np_create_tokens; extent=SLBA+NLB is the only key that may be
  * repeated (up to %NP_CREATE_MAX_EXTENTS times).  file=PATH binds a file
  * (off=, len= and access=read|rw go with it, access=read by default; no
  * len= binds up to the end of the file, see np_create_file()).
@@ -318,14 +320,14 @@ static int np_parse_create(char *buf, struct np_create_req *req)
 
 	memset(req, 0, sizeof(*req));
 	req->p.depth = 64;
-	req->p.sq = NVME_PEER_PLACE_HOST;
-	req->p.cq = NVME_PEER_PLACE_HOST;
+	req->p.sq_placement = NVME_PEER_PLACE_HOST;
+	req->p.cq_placement = NVME_PEER_PLACE_HOST;
 	while ((word = strsep(&buf, " \t\n")) != NULL) {
 		if (!*word)
 			continue;
 		token = match_token(word, np_create_tokens, args);
 		if (token == NP_OPT_ERR ||
-		    (seen & BIT(token) && token != NP_OPT_LBA) ||
+		    (seen & BIT(token) && token != NP_OPT_EXTENT) ||
 		    np_parse_opt(req, token, args[0].from))
 			return -EINVAL;
 		seen |= BIT(token);
@@ -579,8 +581,8 @@ NP_Q_SHOW_ADDR(sq_addr, q->sq.peer_dma);
 NP_Q_SHOW_ADDR(cq_addr, q->cq.peer_dma);
 NP_Q_SHOW_ADDR(data_addr, q->data.peer_dma);
 NP_Q_SHOW_ADDR(data_ctrl_addr, q->data.ctrl_dma);
-NP_Q_SHOW_ADDR(sq_doorbell, q->sq_db_dma);
-NP_Q_SHOW_ADDR(cq_doorbell, q->cq_db_dma);
+NP_Q_SHOW_ADDR(sq_db_addr, q->sq_db_addr);
+NP_Q_SHOW_ADDR(cq_db_addr, q->cq_db_addr);
 NP_Q_SHOW(mode, "%s", np_mode_name(q->params.mode));
 NP_Q_SHOW(guarantee, "%s", np_guarantee_name(q->guarantee));
 
@@ -615,8 +617,8 @@ static struct attribute *np_queue_attrs[] = {
 	&np_q_sq_placement.attr, &np_q_cq_placement.attr,
 	&np_q_data_placement.attr, &np_q_data_size.attr,
 	&np_q_sq_addr.attr, &np_q_cq_addr.attr, &np_q_data_addr.attr,
-	&np_q_data_ctrl_addr.attr, &np_q_sq_doorbell.attr,
-	&np_q_cq_doorbell.attr, &np_q_state.attr, &np_q_reason.attr,
+	&np_q_data_ctrl_addr.attr, &np_q_sq_db_addr.attr,
+	&np_q_cq_db_addr.attr, &np_q_state.attr, &np_q_reason.attr,
 	&np_q_mode.attr, &np_q_guarantee.attr, &np_q_sq_location.attr,
 	&np_q_cq_location.attr, &np_q_data_location.attr,
 	NULL,

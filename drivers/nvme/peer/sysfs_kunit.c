@@ -48,9 +48,11 @@ static int np_parse(struct kunit *test, const char *in,
 static void np_test_parse_good(struct kunit *test)
 {
 	static const char in[] =
-		"nsid=1 depth=0x40 sq=cmb cq=host data=peer data_size=8192 peer=0:3.0 qid=9\n";
+		"nsid=1 depth=0x40 sq_placement=cmb cq_placement=host\t"
+		"data_placement=peer data_size=8192 peer=0:3.0 qid=9\n";
 	static const char med[] =
-		"nsid=1 mode=mediated ops=write,read,flush max_nlb=8 lba=0+16 lba=0x100+1";
+		"nsid=1 mode=mediated opcodes=write,read,flush max_nlb=8\t"
+		"extent=0+16 extent=0x100+1";
 	struct np_create_req *req = kunit_kzalloc(test, sizeof(*req),
 						  GFP_KERNEL);
 	struct nvme_peer_params *p = &req->p;
@@ -59,9 +61,9 @@ static void np_test_parse_good(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, np_parse(test, in, req), 0);
 	KUNIT_EXPECT_EQ(test, p->nsid, 1U);
 	KUNIT_EXPECT_EQ(test, p->depth, 64U);
-	KUNIT_EXPECT_EQ(test, p->sq, NVME_PEER_PLACE_CMB);
-	KUNIT_EXPECT_EQ(test, p->cq, NVME_PEER_PLACE_HOST);
-	KUNIT_EXPECT_EQ(test, p->data, NVME_PEER_PLACE_PEER);
+	KUNIT_EXPECT_EQ(test, p->sq_placement, NVME_PEER_PLACE_CMB);
+	KUNIT_EXPECT_EQ(test, p->cq_placement, NVME_PEER_PLACE_HOST);
+	KUNIT_EXPECT_EQ(test, p->data_placement, NVME_PEER_PLACE_PEER);
 	KUNIT_EXPECT_EQ(test, p->data_size, (size_t)8192);
 	KUNIT_EXPECT_STREQ(test, req->peer, "0:3.0");
 	KUNIT_EXPECT_EQ(test, req->qid, 9);
@@ -81,8 +83,8 @@ static void np_test_parse_good(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, req->gid, 0U);
 	KUNIT_ASSERT_EQ(test, np_parse(test, "nsid=3", req), 0);
 	KUNIT_EXPECT_EQ(test, p->depth, 64U);
-	KUNIT_EXPECT_EQ(test, p->sq, NVME_PEER_PLACE_HOST);
-	KUNIT_EXPECT_EQ(test, p->data, NVME_PEER_PLACE_NONE);
+	KUNIT_EXPECT_EQ(test, p->sq_placement, NVME_PEER_PLACE_HOST);
+	KUNIT_EXPECT_EQ(test, p->data_placement, NVME_PEER_PLACE_NONE);
 	KUNIT_EXPECT_STREQ(test, req->peer, "");
 	KUNIT_EXPECT_EQ(test, req->qid, 0);
 	KUNIT_EXPECT_FALSE(test, req->has_uid || req->has_gid);
@@ -92,8 +94,8 @@ static void np_test_parse_good(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, np_parse(test, med, req), 0);
 	KUNIT_EXPECT_EQ(test, p->mode, NVME_PEER_MODE_MEDIATED);
 	KUNIT_EXPECT_EQ(test, p->policy.opcodes,
-			NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE |
-			NVME_PEER_OPS_FLUSH);
+			NVME_PEER_OPCODE_READ | NVME_PEER_OPCODE_WRITE |
+			NVME_PEER_OPCODE_FLUSH);
 	KUNIT_EXPECT_EQ(test, p->policy.max_nlb, 8U);
 	KUNIT_ASSERT_EQ(test, p->policy.nr_extents, 2U);
 	KUNIT_EXPECT_PTR_EQ(test, p->policy.extents,
@@ -102,9 +104,9 @@ static void np_test_parse_good(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, req->extents[0].nlb, 16ULL);
 	KUNIT_EXPECT_EQ(test, req->extents[1].slba, 0x100ULL);
 	KUNIT_EXPECT_EQ(test, req->extents[1].nlb, 1ULL);
-	KUNIT_ASSERT_EQ(test, np_parse(test, "ops=dsm,write_zeroes", req), 0);
+	KUNIT_ASSERT_EQ(test, np_parse(test, "opcodes=dsm,write_zeroes", req), 0);
 	KUNIT_EXPECT_EQ(test, p->policy.opcodes,
-			NVME_PEER_OPS_DSM | NVME_PEER_OPS_WRITE_ZEROES);
+			NVME_PEER_OPCODE_DSM | NVME_PEER_OPCODE_WRITE_ZEROES);
 
 	/* file=: read by default; no len= means "to the end of the file" */
 	KUNIT_ASSERT_EQ(test, np_parse(test, "nsid=2 file=/f off=4096", req), 0);
@@ -133,14 +135,14 @@ static void np_test_parse_extents_max(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, req);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	for (i = 0; i < NP_CREATE_MAX_EXTENTS; i++)
-		n += scnprintf(buf + n, len - n, "lba=%d+2 ", 4 * i);
+		n += scnprintf(buf + n, len - n, "extent=%d+2 ", 4 * i);
 	end = buf + n;
 	KUNIT_ASSERT_EQ(test, np_parse(test, buf, req), 0);
 	KUNIT_EXPECT_EQ(test, req->p.policy.nr_extents,
 			(u32)NP_CREATE_MAX_EXTENTS);
 	KUNIT_EXPECT_EQ(test, req->extents[NP_CREATE_MAX_EXTENTS - 1].slba,
 			4ULL * (NP_CREATE_MAX_EXTENTS - 1));
-	scnprintf(end, len - n, "lba=9999+1");
+	scnprintf(end, len - n, "extent=9999+1");
 	KUNIT_EXPECT_EQ(test, np_parse(test, buf, req), -EINVAL);
 }
 
@@ -154,7 +156,7 @@ static void np_test_parse_bad(struct kunit *test)
 		"nsid=one",			/* not a number */
 		"nsid=0x100000000",		/* too big */
 		"depth=-1",
-		"sq=gpu",			/* unknown placement */
+		"sq_placement=gpu",		/* unknown placement */
 		"data_size=0x4000001",		/* over 64 MiB */
 		"qid=0",
 		"qid=65536",
@@ -164,17 +166,20 @@ static void np_test_parse_bad(struct kunit *test)
 		"uid=x",
 		"mode=raw",			/* unknown mode */
 		"mode=direct mode=direct",
-		"ops=read,admin",		/* unknown opcode name */
-		"ops=read,read",		/* repeated opcode */
-		"ops=read,",			/* empty opcode name */
-		"ops=read ops=write",
+		"opcodes=read,admin",		/* unknown opcode name */
+		"opcodes=read,read",		/* repeated opcode */
+		"opcodes=read,",		/* empty opcode name */
+		"opcodes=read opcodes=write",
 		"max_nlb=0",
 		"max_nlb=0x100000000",
-		"lba=5",			/* no count */
-		"lba=5+0",			/* empty extent */
-		"lba=+5",
-		"lba=1+0xffffffffffffffff",	/* wraps past 2^64 */
-		"lba=-1+1",
+		"extent=5",			/* no count */
+		"extent=5+0",			/* empty extent */
+		"extent=+5",
+		"extent=1+0xffffffffffffffff",	/* wraps past 2^64 */
+		"extent=-1+1",
+		"sq=host",			/* the old names are gone */
+		"ops=read",
+		"lba=0+1",
 	};
 	struct np_create_req *req = kunit_kzalloc(test, sizeof(*req),
 						  GFP_KERNEL);

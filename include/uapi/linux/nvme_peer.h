@@ -5,12 +5,23 @@
  * and the data buffer, or gives their bus addresses to its device.
  * See Documentation/nvme/peer-queues.rst.
  *
- * Every ioctl argument starts with a __u32 size: user space sets it to the
- * size of the struct it was built with.  The kernel accepts smaller structs
- * (older user space: missing fields read as 0) and larger ones whose extra
- * bytes are all zero (-E2BIG otherwise), like openat2() and clone3().
+ * The ioctls are 'N' 0x90-0x9F (0x80-0x8F is ntsync's in the kernel's
+ * Documentation/userspace-api/ioctl/ioctl-number.rst, 0x40-0x7F nvme's).
+ *
+ * Every ioctl argument is an extensible struct that starts with a __u32
+ * size, as VFIO's argsz and clone3()'s size: user space sets it to the size
+ * of the struct it was built with, sizeof(), and the kernel checks it
+ * against the version sizes, NVME_PEER_*_SIZE_VER0 and later ones; it need
+ * not equal one of them:
+ *  - size < NVME_PEER_*_SIZE_VER0: -EINVAL;
+ *  - size from VER0 up to the kernel's own struct (user space older than
+ *    the kernel): the fields past size read as 0, which keeps the older
+ *    behaviour, and the kernel writes back no more than size bytes;
+ *  - size beyond the kernel's struct: the extra bytes must all be 0
+ *    (-E2BIG otherwise), as copy_struct_from_user() checks for openat2().
  * Reserved fields and flags must be 0 (-EINVAL otherwise).  No implicit
- * padding; pointers and addresses are __u64.
+ * padding; pointers and addresses are __u64.  A struct only grows at its
+ * end, 8 bytes at a time, and each new size gets a _SIZE_VERn constant.
  */
 #ifndef _UAPI_LINUX_NVME_PEER_H
 #define _UAPI_LINUX_NVME_PEER_H
@@ -69,20 +80,23 @@ enum nvme_peer_mode {
 };
 
 /* opcodes a mediated queue may use: bit n allows NVMe I/O opcode n */
-#define NVME_PEER_OPS_FLUSH		(1U << 0x00)
-#define NVME_PEER_OPS_WRITE		(1U << 0x01)
-#define NVME_PEER_OPS_READ		(1U << 0x02)
-#define NVME_PEER_OPS_WRITE_ZEROES	(1U << 0x08)
-#define NVME_PEER_OPS_DSM		(1U << 0x09)
-#define NVME_PEER_OPS_ALL	(NVME_PEER_OPS_FLUSH | NVME_PEER_OPS_WRITE | \
-				 NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE_ZEROES | \
-				 NVME_PEER_OPS_DSM)
+#define NVME_PEER_OPCODE_FLUSH		(1U << 0x00)
+#define NVME_PEER_OPCODE_WRITE		(1U << 0x01)
+#define NVME_PEER_OPCODE_READ		(1U << 0x02)
+#define NVME_PEER_OPCODE_WRITE_ZEROES	(1U << 0x08)
+#define NVME_PEER_OPCODE_DSM		(1U << 0x09)
+#define NVME_PEER_OPCODES_ALL	(NVME_PEER_OPCODE_FLUSH | \
+				 NVME_PEER_OPCODE_WRITE | \
+				 NVME_PEER_OPCODE_READ | \
+				 NVME_PEER_OPCODE_WRITE_ZEROES | \
+				 NVME_PEER_OPCODE_DSM)
 /*
  * The readers: the only opcodes a file binding without NVME_PEER_ACCESS_WRITE
  * may allow (-EACCES otherwise).  Neither changes the media; every other
  * opcode counts as a writer.
  */
-#define NVME_PEER_OPS_READER	(NVME_PEER_OPS_READ | NVME_PEER_OPS_FLUSH)
+#define NVME_PEER_OPCODES_READERS	(NVME_PEER_OPCODE_READ | \
+					 NVME_PEER_OPCODE_FLUSH)
 
 /**
  * enum nvme_peer_guarantee - what confines a hostile peer
@@ -150,8 +164,9 @@ struct nvme_peer_extent {
  *	exactly @data_size for the data buffer; 0 for other placements
  *	(-EINVAL)
  *
- * The placement (struct nvme_peer_reserve @sq, @cq, @data) alone says
- * whether a region is in a dma-buf; @fd 0 does not mean "none".
+ * The placement (struct nvme_peer_reserve @sq_placement, @cq_placement,
+ * @data_placement) alone says whether a region is in a dma-buf; @fd 0 does
+ * not mean "none".
  */
 struct nvme_peer_dmabuf_region {
 	__s32 fd;
@@ -169,9 +184,9 @@ struct nvme_peer_dmabuf_region {
  * @depth: entries per queue, a power of two from 2 to CAP.MQES + 1, and
  *	at most 1024 in mediated mode
  * @qid: in: the qid wanted, 0 for any; out: the qid
- * @sq: &enum nvme_peer_placement of the submission queue
- * @cq: &enum nvme_peer_placement of the completion queue
- * @data: &enum nvme_peer_placement of the data buffer
+ * @sq_placement: &enum nvme_peer_placement of the submission queue
+ * @cq_placement: &enum nvme_peer_placement of the completion queue
+ * @data_placement: &enum nvme_peer_placement of the data buffer
  * @rsvd: 0
  * @peer_domain: PCI domain of the peer device (NVME_PEER_RESERVE_PEER)
  * @peer_bdf: bus << 8 | devfn of the peer device (NVME_PEER_RESERVE_PEER)
@@ -180,7 +195,7 @@ struct nvme_peer_dmabuf_region {
  *	memory (0 without data buffer)
  * @mode: &enum nvme_peer_mode; direct needs CAP_SYS_RAWIO and the module
  *	parameter nvme_peer.allow_direct=1
- * @opcodes: NVME_PEER_OPS_* a mediated queue may use; 0: Read only
+ * @opcodes: NVME_PEER_OPCODE_* a mediated queue may use; 0: Read only
  * @max_nlb: most LBAs per command; 0: 128 KiB or the controller's limit
  * @nr_extents: number of @extents, at most 65536; 0: the whole namespace
  * @rsvd3: 0
@@ -192,13 +207,15 @@ struct nvme_peer_dmabuf_region {
  *	file's written blocks in the range become the extents
  * @file_access: NVME_PEER_ACCESS_READ, optionally | NVME_PEER_ACCESS_WRITE;
  *	without NVME_PEER_ACCESS_WRITE, @opcodes may hold only
- *	NVME_PEER_OPS_READER bits (-EACCES)
+ *	NVME_PEER_OPCODES_READERS bits (-EACCES)
  * @file_off: first byte of the range, a multiple of the file system block
  * @file_len: bytes, a multiple of the file system block; the range ends
  *	at or before the end of the file
- * @sq_buf: the SQ's dma-buf range when @sq is %NVME_PEER_PLACE_DMABUF
- * @cq_buf: the CQ's, when @cq is %NVME_PEER_PLACE_DMABUF
- * @data_buf: the data buffer's, when @data is %NVME_PEER_PLACE_DMABUF
+ * @sq_buf: the SQ's dma-buf range when @sq_placement is
+ *	%NVME_PEER_PLACE_DMABUF
+ * @cq_buf: the CQ's, when @cq_placement is %NVME_PEER_PLACE_DMABUF
+ * @data_buf: the data buffer's, when @data_placement is
+ *	%NVME_PEER_PLACE_DMABUF
  *
  * @opcodes, @max_nlb and @nr_extents must be 0 in direct mode.  A file
  * binding holds a layout lease on the file: a change of the file's layout
@@ -214,9 +231,9 @@ struct nvme_peer_reserve {
 	__u32 nsid;
 	__u32 depth;
 	__u32 qid;
-	__u8 sq;
-	__u8 cq;
-	__u8 data;
+	__u8 sq_placement;
+	__u8 cq_placement;
+	__u8 data_placement;
 	__u8 rsvd;
 	__u32 peer_domain;
 	__u32 peer_bdf;
@@ -467,16 +484,37 @@ struct nvme_peer_ring {
 #define NVME_PEER_RING_CQ	(1U << 1)
 
 /*
- * The argument of every ioctl but RELEASE (which takes 0) is a pointer to
- * its struct; the struct's size field, not the ioctl number, versions it
- * (as VFIO's argsz does), so the numbers never change.
+ * The sizes of the extensible structs as first published; the kernel
+ * refuses smaller ones (-EINVAL).  struct nvme_peer_extent,
+ * nvme_peer_file_extent and nvme_peer_dmabuf_region are array elements or
+ * parts of a struct: fixed, never extended.
+ */
+#define NVME_PEER_RESERVE_SIZE_VER0	176	/* struct nvme_peer_reserve */
+#define NVME_PEER_ATTACH_SIZE_VER0	16	/* struct nvme_peer_attach */
+#define NVME_PEER_INFO_SIZE_VER0	216	/* struct nvme_peer_info */
+#define NVME_PEER_FILE_MAP_SIZE_VER0	24	/* struct nvme_peer_file_map */
+#define NVME_PEER_RING_SIZE_VER0	16	/* struct nvme_peer_ring */
+
+/*
+ * 'N' 0x90-0x9F; 0x96-0x9F are free for later ioctls.  Directions as seen
+ * from user space: _IOW passes the struct in, _IOWR in and out (RESERVE
+ * returns the qid, QUERY the info, FILE_MAP the count); RELEASE takes 0.
+ * The size in a number is its struct's VER0 size and stays that when the
+ * struct grows (the definition then names NVME_PEER_*_SIZE_VER0, and the
+ * kernel checks at build time that it does): the struct's size field, not
+ * the number, says which version user space has.
  */
 #define NVME_PEER_IOC_MAGIC	'N'
-#define NVME_PEER_IOC_RESERVE	_IO(NVME_PEER_IOC_MAGIC, 0x80)
-#define NVME_PEER_IOC_ATTACH	_IO(NVME_PEER_IOC_MAGIC, 0x81)
-#define NVME_PEER_IOC_QUERY	_IO(NVME_PEER_IOC_MAGIC, 0x82)
-#define NVME_PEER_IOC_RELEASE	_IO(NVME_PEER_IOC_MAGIC, 0x83)
-#define NVME_PEER_IOC_RING	_IO(NVME_PEER_IOC_MAGIC, 0x84)
-#define NVME_PEER_IOC_FILE_MAP	_IO(NVME_PEER_IOC_MAGIC, 0x85)
+#define NVME_PEER_IOC_RESERVE	_IOWR(NVME_PEER_IOC_MAGIC, 0x90, \
+				      struct nvme_peer_reserve)
+#define NVME_PEER_IOC_ATTACH	_IOW(NVME_PEER_IOC_MAGIC, 0x91, \
+				     struct nvme_peer_attach)
+#define NVME_PEER_IOC_QUERY	_IOWR(NVME_PEER_IOC_MAGIC, 0x92, \
+				      struct nvme_peer_info)
+#define NVME_PEER_IOC_RELEASE	_IO(NVME_PEER_IOC_MAGIC, 0x93)
+#define NVME_PEER_IOC_RING	_IOW(NVME_PEER_IOC_MAGIC, 0x94, \
+				     struct nvme_peer_ring)
+#define NVME_PEER_IOC_FILE_MAP	_IOWR(NVME_PEER_IOC_MAGIC, 0x95, \
+				      struct nvme_peer_file_map)
 
 #endif /* _UAPI_LINUX_NVME_PEER_H */

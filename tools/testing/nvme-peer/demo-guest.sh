@@ -25,7 +25,7 @@ done)
 say "A driver reserves a direct queue pair for the edu device ($EDU): SQ in the CMB"
 echo "nvme0 1 64 cmb host host 8192 $EDU direct" > /sys/kernel/debug/np-client/reserve
 Q=$(cat $P/first_qid)
-for a in qid mode guarantee sq_placement cq_placement sq_addr cq_addr sq_doorbell cq_doorbell state; do
+for a in qid mode guarantee sq_placement cq_placement sq_addr cq_addr sq_db_addr cq_db_addr state; do
 	show $a $P/q$Q/$a
 done
 
@@ -40,7 +40,7 @@ head -c 4096 /sys/kernel/debug/np-client/data | md5sum | sed 's/^/   peer buffer
 say "A mediated queue (the default) for the same device, Read only: the kernel checks each SQE"
 echo "nvme0 1 64 cmb host host 8192 $EDU mediated r" > /sys/kernel/debug/np-client/reserve
 M=$(sed -n 's/^qid=\([0-9]*\) .*/\1/p' /sys/kernel/debug/np-client/status | tail -n1)
-for a in mode guarantee sq_doorbell; do
+for a in mode guarantee sq_db_addr; do
 	show $a $P/q$M/$a
 done
 sed 's/^/   policy         /' $P/q$M/policy

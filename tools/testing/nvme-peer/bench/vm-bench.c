@@ -282,8 +282,9 @@ static int pq_reserve(struct pq *p, int mode, int depth, size_t data_size,
 {
 	struct nvme_peer_reserve r = {
 		.size = sizeof(r), .nsid = 1, .depth = depth,
-		.sq = NVME_PEER_PLACE_HOST, .cq = NVME_PEER_PLACE_HOST,
-		.data = NVME_PEER_PLACE_HOST, .data_size = data_size,
+		.sq_placement = NVME_PEER_PLACE_HOST,
+		.cq_placement = NVME_PEER_PLACE_HOST,
+		.data_placement = NVME_PEER_PLACE_HOST, .data_size = data_size,
 		.mode = mode, .nr_extents = nr_ext, .extents = (uintptr_t)ext,
 	};
 	int i;
@@ -445,7 +446,7 @@ static int life_recycle(int n)
 	if (read_file(NP_PEER_DIR "first_qid", buf, sizeof(buf)) < 0)
 		return 1;
 	a.qid = atoi(buf);
-	snprintf(val, sizeof(val), "nsid=1 data=host data_size=4096 qid=%u uid=0",
+	snprintf(val, sizeof(val), "nsid=1 data_placement=host data_size=4096 qid=%u uid=0",
 		 a.qid);
 	if (peer_write(NP_PEER_DIR "create", val))
 		return 1;

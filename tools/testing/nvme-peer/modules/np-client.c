@@ -101,19 +101,19 @@ static int npc_ops(const char *s, u32 *ops)
 	for (*ops = 0; *s; s++) {
 		switch (*s) {
 		case 'r':
-			*ops |= NVME_PEER_OPS_READ;
+			*ops |= NVME_PEER_OPCODE_READ;
 			break;
 		case 'w':
-			*ops |= NVME_PEER_OPS_WRITE;
+			*ops |= NVME_PEER_OPCODE_WRITE;
 			break;
 		case 'f':
-			*ops |= NVME_PEER_OPS_FLUSH;
+			*ops |= NVME_PEER_OPCODE_FLUSH;
 			break;
 		case 'z':
-			*ops |= NVME_PEER_OPS_WRITE_ZEROES;
+			*ops |= NVME_PEER_OPCODE_WRITE_ZEROES;
 			break;
 		case 'd':
-			*ops |= NVME_PEER_OPS_DSM;
+			*ops |= NVME_PEER_OPCODE_DSM;
 			break;
 		default:
 			return -EINVAL;
@@ -205,8 +205,9 @@ static ssize_t npc_reserve(struct npc_req *r, const char __user *ubuf,
 	ret = npc_ext(r);
 	if (ret)
 		return ret;
-	if (npc_placement(r->sq, &p->sq) || npc_placement(r->cq, &p->cq) ||
-	    npc_placement(r->data, &p->data))
+	if (npc_placement(r->sq, &p->sq_placement) ||
+	    npc_placement(r->cq, &p->cq_placement) ||
+	    npc_placement(r->data, &p->data_placement))
 		return -EINVAL;
 	p->data_size = size;
 	if (strcmp(r->peer, "cpu")) {
@@ -353,6 +354,16 @@ static const struct file_operations release_fops = {
 	.llseek = noop_llseek,
 };
 
+/* A doorbell: the register in direct mode, the shadow word in mediated. */
+static void npc_ring(struct nvme_peer_addrs *a, bool cq, u32 val)
+{
+	if (a->mode == NVME_PEER_MODE_MEDIATED)
+		WRITE_ONCE(*(cq ? a->cq_shadow_db : a->sq_shadow_db),
+			   cpu_to_le32(val));
+	else
+		writel(val, cq ? a->cq_db : a->sq_db);
+}
+
 /* The CPU as the peer: one command, submitted and reaped by polling. */
 static int npc_submit(struct npc_handle *h, struct nvme_peer_addrs *a,
 		      struct nvme_command *c, bool edu, bool stale, u16 *status)
@@ -365,19 +376,20 @@ static int npc_submit(struct npc_handle *h, struct nvme_peer_addrs *a,
 
 	c->common.command_id = ++h->cid;
 	if (edu) {
-		ret = np_accel_write(a->sq_dma + h->sq_tail * sizeof(*c), c,
+		ret = np_accel_write(a->sq_addr + h->sq_tail * sizeof(*c), c,
 				     sizeof(*c));
 		h->sq_tail = (h->sq_tail + 1) % a->depth;
 		tail = cpu_to_le32(h->sq_tail);
 		if (!ret)
-			ret = np_accel_write(a->sq_db_dma, &tail, sizeof(tail));
+			ret = np_accel_write(a->sq_db_addr, &tail,
+					     sizeof(tail));
 		if (ret)
 			return ret;
 	} else {
 		memcpy(&sq[h->sq_tail], c, sizeof(*c));
 		h->sq_tail = (h->sq_tail + 1) % a->depth;
 		wmb();		/* the SQE before the doorbell */
-		writel(h->sq_tail, a->sq_db);
+		npc_ring(a, false, h->sq_tail);
 	}
 
 	cqe = (struct nvme_completion *)a->cq + h->cq_head;
@@ -396,7 +408,7 @@ static int npc_submit(struct npc_handle *h, struct nvme_peer_addrs *a,
 		h->cq_head = 0;
 		h->phase ^= 1;
 	}
-	writel(h->cq_head, a->cq_db);
+	npc_ring(a, true, h->cq_head);
 	return 0;
 }
 
@@ -462,9 +474,10 @@ static ssize_t io_write(struct file *file, const char __user *ubuf,
 	if (op != 'f') {
 		c.rw.slba = cpu_to_le64(slba);
 		c.rw.length = cpu_to_le16(nlb - 1);
-		c.rw.dptr.prp1 = cpu_to_le64(a.data_ctrl_dma);
+		c.rw.dptr.prp1 = cpu_to_le64(a.data_ctrl_addr);
 		if (len > PAGE_SIZE)
-			c.rw.dptr.prp2 = cpu_to_le64(a.data_ctrl_dma + PAGE_SIZE);
+			c.rw.dptr.prp2 = cpu_to_le64(a.data_ctrl_addr +
+						     PAGE_SIZE);
 	}
 	ret = npc_submit(h, &a, &c, edu, stale, &status);
 	npc_last = h;

@@ -102,7 +102,7 @@ TEST_F(accel, io_in_exporter_memory)
 	r.data_buf.length = NP_DATA;
 	r.flags = NVME_PEER_RESERVE_REQUIRE_P2P;
 	if (variant->cq_in_buf) {
-		r.cq = NVME_PEER_PLACE_DMABUF;
+		r.cq_placement = NVME_PEER_PLACE_DMABUF;
 		r.cq_buf.fd = self->buf;
 		r.cq_buf.offset = NP_DATA;
 		r.cq_buf.length = 4096;
@@ -291,7 +291,7 @@ TEST(dmabuf_fd_0_is_read)
 	EXPECT_EQ(-1, ioctl(dev, NVME_PEER_IOC_RESERVE, &r));
 	EXPECT_EQ(EINVAL, errno);
 	/* a region in host memory names no dma-buf range */
-	r.data = NVME_PEER_PLACE_HOST;
+	r.data_placement = NVME_PEER_PLACE_HOST;
 	EXPECT_EQ(-1, ioctl(dev, NVME_PEER_IOC_RESERVE, &r));
 	EXPECT_EQ(EINVAL, errno);
 	r.data_buf.length = 0;
@@ -466,7 +466,7 @@ TEST(malformed)
 	np_rsv_init(&r, NVME_PEER_MODE_MEDIATED);
 	r.data_size = NP_DATA / 2;
 	r.data_buf = (struct nvme_peer_dmabuf_region){ buf, 0, 0, NP_DATA / 2 };
-	r.sq = NVME_PEER_PLACE_DMABUF;
+	r.sq_placement = NVME_PEER_PLACE_DMABUF;
 	r.depth = 128;					/* needs 8 KiB */
 	r.sq_buf = (struct nvme_peer_dmabuf_region){ buf, 0, NP_DATA / 2,
 						     4096 };
@@ -476,14 +476,14 @@ TEST(malformed)
 	EXPECT_EQ(-EINVAL, np_rsv(&r));
 	/* an fd for a region that is not in a dma-buf */
 	np_rsv_init(&r, NVME_PEER_MODE_MEDIATED);
-	r.data = NVME_PEER_PLACE_HOST;
+	r.data_placement = NVME_PEER_PLACE_HOST;
 	r.data_buf.fd = buf;
 	EXPECT_EQ(-EINVAL, np_rsv(&r));
 	/* a shadow SQ in a buffer the kernel cannot map stays possible */
 	np_rsv_init(&r, NVME_PEER_MODE_MEDIATED);
 	r.data_buf = (struct nvme_peer_dmabuf_region){ buf, 0, 0, NP_DATA / 2 };
 	r.data_size = NP_DATA / 2;
-	r.sq = NVME_PEER_PLACE_DMABUF;
+	r.sq_placement = NVME_PEER_PLACE_DMABUF;
 	r.sq_buf = (struct nvme_peer_dmabuf_region){ buf, 0, NP_DATA / 2,
 						     4096 };
 	fd = np_rsv(&r);

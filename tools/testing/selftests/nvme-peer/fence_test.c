@@ -186,8 +186,9 @@ static int np_plain_queue(int n)
 {
 	struct nvme_peer_reserve r = {
 		.size = sizeof(r), .ctrl = n, .nsid = 1, .depth = 16,
-		.sq = NVME_PEER_PLACE_HOST, .cq = NVME_PEER_PLACE_HOST,
-		.data = NVME_PEER_PLACE_HOST, .data_size = 8192,
+		.sq_placement = NVME_PEER_PLACE_HOST,
+		.cq_placement = NVME_PEER_PLACE_HOST,
+		.data_placement = NVME_PEER_PLACE_HOST, .data_size = 8192,
 	};
 	int fd = np_open();
 
@@ -337,7 +338,7 @@ TEST_F(slow_accel, direct_move_waits_for_the_controller)
 	r.nsid = SLOW_NS;
 	r.data_buf.fd = self->buf;
 	r.data_buf.length = NP_DATA;
-	r.cq = NVME_PEER_PLACE_DMABUF;
+	r.cq_placement = NVME_PEER_PLACE_DMABUF;
 	r.cq_buf.fd = self->buf;
 	r.cq_buf.offset = NP_DATA;
 	r.cq_buf.length = 4096;
@@ -402,7 +403,7 @@ TEST_F(slow_accel, move_during_reserve_is_eagain)
 	np_rsv_init(&r, NVME_PEER_MODE_MEDIATED);
 	r.data_buf.fd = self->buf;
 	r.data_buf.length = NP_DATA;
-	r.cq = NVME_PEER_PLACE_DMABUF;
+	r.cq_placement = NVME_PEER_PLACE_DMABUF;
 	r.cq_buf.fd = self->buf;
 	r.cq_buf.offset = NP_DATA;
 	r.cq_buf.length = 4096;

@@ -545,11 +545,12 @@ static int np_read_media(const char *name, void *buf, size_t len)
 TEST(read_binding_refuses_writers)
 {
 	static const __u32 writers[] = {
-		NVME_PEER_OPS_WRITE,
-		NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE,
-		NVME_PEER_OPS_WRITE_ZEROES,
-		NVME_PEER_OPS_DSM,
-		NVME_PEER_OPS_READ | NVME_PEER_OPS_FLUSH | NVME_PEER_OPS_DSM,
+		NVME_PEER_OPCODE_WRITE,
+		NVME_PEER_OPCODE_READ | NVME_PEER_OPCODE_WRITE,
+		NVME_PEER_OPCODE_WRITE_ZEROES,
+		NVME_PEER_OPCODE_DSM,
+		NVME_PEER_OPCODE_READ | NVME_PEER_OPCODE_FLUSH |
+			NVME_PEER_OPCODE_DSM,
 		1U << 0x05,		/* not a reader: an unknown opcode */
 	};
 	char *before = np_aligned(4096), *after = np_aligned(4096);
@@ -586,10 +587,10 @@ TEST(read_binding_refuses_writers)
 	EXPECT_EQ(-EACCES, np_peer_write("create",
 					 "nsid=%d file=" MNT "/ro off=0 len=%d %s qid=%d",
 					 FS_NS, MIB,
-					 "access=read ops=read,write uid=1000",
+					 "access=read opcodes=read,write uid=1000",
 					 qid));
 	EXPECT_EQ(-EACCES, np_peer_write("create",
-					 "nsid=%d file=" MNT "/ro len=%d ops=read,dsm qid=%d",
+					 "nsid=%d file=" MNT "/ro len=%d opcodes=read,dsm qid=%d",
 					 FS_NS, MIB, qid));
 	/* np-client opens the file read-only for its user */
 	if (!np_sys("modprobe np-client")) {
@@ -605,7 +606,8 @@ TEST(read_binding_refuses_writers)
 	/* the readers pass; a Write on such a queue is never forwarded */
 	ASSERT_EQ(0, np_bind_ops(fd, ro, FS_NS, 0, MIB, NVME_PEER_ACCESS_READ,
 				 NVME_PEER_MODE_MEDIATED,
-				 NVME_PEER_OPS_READ | NVME_PEER_OPS_FLUSH));
+				 NVME_PEER_OPCODE_READ |
+				 NVME_PEER_OPCODE_FLUSH));
 	ASSERT_EQ(0, np_map_all(fd, &m, 1));
 	ASSERT_EQ(0, np_policy_extent(m.info.qid, &slba, &nlb));
 	np_fill(m.data, 4096, 62);
@@ -625,7 +627,7 @@ TEST(read_binding_refuses_writers)
 	EXPECT_NE(NULL, strstr(buf, "opcodes 0x4\n")) TH_LOG("%s", buf);
 	close(fd);
 	EXPECT_EQ(0, np_peer_write("create",
-				   "nsid=%d file=" MNT "/ro len=%d ops=read,flush qid=%d",
+				   "nsid=%d file=" MNT "/ro len=%d opcodes=read,flush qid=%d",
 				   FS_NS, MIB, qid));
 	EXPECT_EQ(0, np_peer_write("delete", "%d", qid));
 
@@ -920,8 +922,10 @@ static int np_reset_reserve_thaw(int secs)
 		struct nvme_peer_reserve r = {
 			.size = sizeof(r), .nsid = 1, .depth = 16,
 			.ctrl = strtoul(np_ctrl() + 4, NULL, 10),
-			.sq = NVME_PEER_PLACE_HOST, .cq = NVME_PEER_PLACE_HOST,
-			.data = NVME_PEER_PLACE_HOST, .data_size = 8192,
+			.sq_placement = NVME_PEER_PLACE_HOST,
+			.cq_placement = NVME_PEER_PLACE_HOST,
+			.data_placement = NVME_PEER_PLACE_HOST,
+			.data_size = 8192,
 		};
 		int fd = np_open();
 

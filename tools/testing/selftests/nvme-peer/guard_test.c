@@ -177,8 +177,9 @@ FIXTURE_SETUP(guard)
 	};
 	struct nvme_peer_reserve r = {
 		.size = sizeof(r), .nsid = 1, .depth = 64,
-		.sq = NVME_PEER_PLACE_HOST, .cq = NVME_PEER_PLACE_HOST,
-		.data = NVME_PEER_PLACE_HOST, .data_size = DATA_SIZE,
+		.sq_placement = NVME_PEER_PLACE_HOST,
+		.cq_placement = NVME_PEER_PLACE_HOST,
+		.data_placement = NVME_PEER_PLACE_HOST, .data_size = DATA_SIZE,
 		.mode = NVME_PEER_MODE_MEDIATED,	/* opcodes 0: Read only */
 		.nr_extents = ARRAY_SIZE(ext), .extents = (uintptr_t)ext,
 	};
@@ -288,7 +289,7 @@ TEST_F(guard, policy_mode_and_guarantee_in_sysfs)
 	TH_LOG("policy:\n%s", buf);
 	EXPECT_NE(NULL, strstr(buf, "nsid 1\n"));
 	EXPECT_NE(NULL, strstr(buf, "opcodes 0x4\n"));	/* Read only */
-	EXPECT_NE(NULL, strstr(buf, "extents 2\nlba 327680+64\nlba 327808+64\n"));
+	EXPECT_NE(NULL, strstr(buf, "extents 2\nextent 327680+64\nextent 327808+64\n"));
 	/* the data buffer as the peer names it, never its real address */
 	snprintf(want, sizeof(want), "windows 1\nwindow %#llx+%#x",
 		 NVME_PEER_PRP_BASE, DATA_SIZE);
@@ -306,7 +307,8 @@ TEST(extents_are_sorted_and_merged)
 		{ 100, 8 }, { 0, 8 }, { 104, 10 }, { 8, 1 },
 	};
 	struct nvme_peer_reserve r = {
-		.size = sizeof(r), .nsid = 1, .depth = 64, .sq = 1, .cq = 1,
+		.size = sizeof(r), .nsid = 1, .depth = 64, .sq_placement = 1,
+		.cq_placement = 1,
 		.nr_extents = ARRAY_SIZE(ext), .extents = (uintptr_t)ext,
 	};
 	int fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
@@ -318,7 +320,7 @@ TEST(extents_are_sorted_and_merged)
 	ASSERT_EQ(0, ioctl(fd, NVME_PEER_IOC_RESERVE, &r));
 	snprintf(path, sizeof(path), "%s/q%d/policy", np_peer(), r.qid);
 	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
-	EXPECT_NE(NULL, strstr(buf, "extents 2\nlba 0+9\nlba 100+14\n"))
+	EXPECT_NE(NULL, strstr(buf, "extents 2\nextent 0+9\nextent 100+14\n"))
 		TH_LOG("policy:\n%s", buf);
 	close(fd);
 }
@@ -329,7 +331,8 @@ TEST(bad_policies_are_refused)
 	struct nvme_peer_extent bad[] = { { 1ULL << 40, 8 } };
 	struct nvme_peer_extent empty[] = { { 100, 0 } };
 	struct nvme_peer_reserve r = {
-		.size = sizeof(r), .nsid = 1, .depth = 64, .sq = 1, .cq = 1,
+		.size = sizeof(r), .nsid = 1, .depth = 64, .sq_placement = 1,
+		.cq_placement = 1,
 		.nr_extents = 1, .extents = (uintptr_t)bad,
 	};
 	int fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
@@ -537,9 +540,10 @@ TEST(dsm_ranges_are_checked)
 	static const struct nvme_peer_extent ext[] = { { G + 256, 64 } };
 	struct nvme_peer_reserve r = {
 		.size = sizeof(r), .nsid = 1, .depth = 64,
-		.sq = NVME_PEER_PLACE_HOST, .cq = NVME_PEER_PLACE_HOST,
-		.data = NVME_PEER_PLACE_HOST, .data_size = 8192,
-		.opcodes = NVME_PEER_OPS_READ | NVME_PEER_OPS_DSM,
+		.sq_placement = NVME_PEER_PLACE_HOST,
+		.cq_placement = NVME_PEER_PLACE_HOST,
+		.data_placement = NVME_PEER_PLACE_HOST, .data_size = 8192,
+		.opcodes = NVME_PEER_OPCODE_READ | NVME_PEER_OPCODE_DSM,
 		.nr_extents = 1, .extents = (uintptr_t)ext,
 	};
 	static const struct {
@@ -631,18 +635,18 @@ TEST(sysfs_policy_is_enforced)
 		SKIP(return, "%s", np_missing());
 	np_peer_write("delete", "%d", qid);
 	ASSERT_EQ(0, np_peer_write("create",
-				   "nsid=1 data=host data_size=8192 ops=write,read max_nlb=8 lba=%llu+8 lba=%llu+8 qid=%d uid=0",
+				   "nsid=1 data_placement=host data_size=8192 opcodes=write,read max_nlb=8 extent=%llu+8 extent=%llu+8 qid=%d uid=0",
 				   G + 520, G + 512, qid));
 	snprintf(path, sizeof(path), "%s/q%d/policy", np_peer(), qid);
 	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
-	EXPECT_NE(NULL, strstr(buf, "opcodes 0x6\nmax_nlb 8\nextents 1\nlba 328192+16\n"))
+	EXPECT_NE(NULL, strstr(buf, "opcodes 0x6\nmax_nlb 8\nextents 1\nextent 328192+16\n"))
 		TH_LOG("policy:\n%s", buf);
 	/* a policy means nothing to a direct queue: refused */
 	EXPECT_EQ(-EINVAL, np_peer_write("create",
-					 "nsid=1 mode=direct ops=read qid=%d", qid + 1));
-	EXPECT_EQ(-EINVAL, np_peer_write("create", "nsid=1 lba=%llu+0 qid=%d",
+					 "nsid=1 mode=direct opcodes=read qid=%d", qid + 1));
+	EXPECT_EQ(-EINVAL, np_peer_write("create", "nsid=1 extent=%llu+0 qid=%d",
 					 G, qid + 1));
-	EXPECT_EQ(-EINVAL, np_peer_write("create", "nsid=1 ops=read,format qid=%d",
+	EXPECT_EQ(-EINVAL, np_peer_write("create", "nsid=1 opcodes=read,format qid=%d",
 					 qid + 1));
 
 	fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
@@ -852,7 +856,7 @@ static int np_peer_queue(int qid, const char *peer, char *buf, size_t len)
 	char path[160];
 
 	np_peer_write("delete", "%d", qid);
-	if (np_peer_write("create", "nsid=1 sq=host cq=host peer=%s qid=%d",
+	if (np_peer_write("create", "nsid=1 sq_placement=host cq_placement=host peer=%s qid=%d",
 			  peer, qid))
 		return -1;
 	snprintf(path, sizeof(path), "%s/q%d/guarantee", np_peer(), qid);
@@ -890,7 +894,7 @@ TEST(hostile_device_and_the_hardware_doorbell)
 	EXPECT_STREQ(iommu ? "iommu-switch" : "none", buf);
 	snprintf(path, sizeof(path), "%s/q%d/sq_addr", np_peer(), qid);
 	sq = np_read_num(path);
-	snprintf(path, sizeof(path), "%s/q%d/sq_doorbell", np_peer(), qid);
+	snprintf(path, sizeof(path), "%s/q%d/sq_db_addr", np_peer(), qid);
 	sdb = np_read_num(path);
 	hdb = np_bar0(nvme) + 0x1000 + 8 * qid;
 	ASSERT_NE(0, sq);
@@ -942,8 +946,9 @@ static int np_reserve_ro(int fd)
 {
 	struct nvme_peer_reserve r = {
 		.size = sizeof(r), .nsid = 1, .depth = 16,
-		.sq = NVME_PEER_PLACE_HOST, .cq = NVME_PEER_PLACE_HOST,
-		.data = NVME_PEER_PLACE_HOST, .data_size = 8192,
+		.sq_placement = NVME_PEER_PLACE_HOST,
+		.cq_placement = NVME_PEER_PLACE_HOST,
+		.data_placement = NVME_PEER_PLACE_HOST, .data_size = 8192,
 	};
 	int i;
 

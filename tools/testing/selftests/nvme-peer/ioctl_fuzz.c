@@ -122,7 +122,10 @@ TEST_F_TIMEOUT(fuzz, every_ioctl, 1200)
 		long ret;
 
 		k = np_rnd() % 6;
-		cmd = k < 5 ? cmds[k] : _IO('N', np_rnd() % 256);
+		/* else our range and around it, any direction and size */
+		cmd = k < 5 ? cmds[k] : _IOC(np_rnd() % 4, 'N',
+					     0x80 + np_rnd() % 48,
+					     np_rnd() % 256);
 		/* mostly valid-looking structs with one or two fields fuzzed */
 		memset(buf, 0, sizeof(ubuf.b));
 		size = k < 5 ? sizes[k] : 16;
@@ -140,8 +143,8 @@ TEST_F_TIMEOUT(fuzz, every_ioctl, 1200)
 			/* one in 32 reaches the controller: keeps it fast */
 			r->nsid = np_rnd() % 32 ? 0 : 1;
 			r->depth = 2 << (np_rnd() % 6);
-			r->sq = 1 + np_rnd() % 2;
-			r->cq = 1;
+			r->sq_placement = 1 + np_rnd() % 2;
+			r->cq_placement = 1;
 		}
 		if (k == 1 && np_rnd() % 2)
 			((struct nvme_peer_attach *)buf)->qid = last;

@@ -52,13 +52,13 @@ static inline void np_rsv_init(struct nvme_peer_reserve *r, int mode)
 	r->ctrl = strtoul(np_ctrl() + 4, NULL, 10);	/* nvmeN */
 	r->nsid = 1;
 	r->depth = 64;
-	r->sq = NVME_PEER_PLACE_HOST;
-	r->cq = NVME_PEER_PLACE_HOST;
-	r->data = NVME_PEER_PLACE_DMABUF;
+	r->sq_placement = NVME_PEER_PLACE_HOST;
+	r->cq_placement = NVME_PEER_PLACE_HOST;
+	r->data_placement = NVME_PEER_PLACE_DMABUF;
 	r->data_size = NP_DATA;
 	r->mode = mode;
 	if (mode == NVME_PEER_MODE_MEDIATED)
-		r->opcodes = NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE;
+		r->opcodes = NVME_PEER_OPCODE_READ | NVME_PEER_OPCODE_WRITE;
 }
 
 /* RESERVE on a new file: the file, or -errno. */

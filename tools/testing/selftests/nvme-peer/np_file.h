@@ -93,8 +93,9 @@ static inline int np_bind_ops(int fd, int file_fd, __u32 nsid, __u64 off,
 	struct nvme_peer_reserve r = {
 		.size = sizeof(r), .flags = NVME_PEER_RESERVE_FILE,
 		.ctrl = strtoul(np_ctrl() + 4, NULL, 10),	/* nvmeN */
-		.nsid = nsid, .depth = 64, .sq = NVME_PEER_PLACE_HOST,
-		.cq = NVME_PEER_PLACE_HOST, .data = NVME_PEER_PLACE_HOST,
+		.nsid = nsid, .depth = 64, .sq_placement = NVME_PEER_PLACE_HOST,
+		.cq_placement = NVME_PEER_PLACE_HOST,
+		.data_placement = NVME_PEER_PLACE_HOST,
 		.data_size = 8192, .mode = mode, .opcodes = opcodes,
 		.file_fd = file_fd, .file_access = access, .file_off = off,
 		.file_len = len,
@@ -113,9 +114,9 @@ static inline int np_bind(int fd, int file_fd, __u32 nsid, __u64 off,
 	__u32 ops = 0;
 
 	if (mode == NVME_PEER_MODE_MEDIATED)
-		ops = NVME_PEER_OPS_READ |
+		ops = NVME_PEER_OPCODE_READ |
 		      (access & NVME_PEER_ACCESS_WRITE ?
-		       NVME_PEER_OPS_WRITE : 0);
+		       NVME_PEER_OPCODE_WRITE : 0);
 	return np_bind_ops(fd, file_fd, nsid, off, len, access, mode, ops);
 }
 
@@ -154,7 +155,7 @@ static inline int np_client_last_qid(void)
 	return qid;
 }
 
-/* The first extent of qN/policy ("lba SLBA+NLB"). */
+/* The first extent of qN/policy ("extent SLBA+NLB"). */
 static inline int np_policy_extent(int qid, __u64 *slba, __u64 *nlb)
 {
 	char path[64], buf[4096], *l;
@@ -162,8 +163,8 @@ static inline int np_policy_extent(int qid, __u64 *slba, __u64 *nlb)
 	snprintf(path, sizeof(path), "q%d/policy", qid);
 	if (np_read(np_peer_file(path), buf, sizeof(buf)))
 		return -1;
-	l = strstr(buf, "\nlba ");
-	return l && sscanf(l, "\nlba %llu+%llu", slba, nlb) == 2 ? 0 : -1;
+	l = strstr(buf, "\nextent ");
+	return l && sscanf(l, "\nextent %llu+%llu", slba, nlb) == 2 ? 0 : -1;
 }
 
 /* The number after "@key " in qN/@file ("stats", "file"), or -1. */

@@ -190,11 +190,11 @@ TEST_F(np, sysfs_reserve_list_delete)
 	EXPECT_STREQ("sysfs", buf);
 	ASSERT_EQ(0, np_qattr(c, c->first, "sq_placement", buf, sizeof(buf)));
 	EXPECT_STREQ("host", buf);
-	ASSERT_EQ(0, np_qattr(c, c->first, "sq_doorbell", buf, sizeof(buf)));
+	ASSERT_EQ(0, np_qattr(c, c->first, "sq_db_addr", buf, sizeof(buf)));
 	EXPECT_NE(0, (int)!!strtoull(buf, NULL, 0));
 
 	/* a second one with an explicit qid, placed in the CMB */
-	ASSERT_EQ(0, np_create(c, "nsid=1 depth=16 sq=cmb qid=%d", c->first + 3));
+	ASSERT_EQ(0, np_create(c, "nsid=1 depth=16 sq_placement=cmb qid=%d", c->first + 3));
 	ASSERT_EQ(0, np_qattr(c, c->first + 3, "sq_placement", buf, sizeof(buf)));
 	EXPECT_STREQ("cmb", buf);
 	EXPECT_EQ(-EBUSY, np_create(c, "nsid=1 qid=%d", c->first + 3));
@@ -222,14 +222,14 @@ TEST_F(np, sysfs_bad_input_changes_nothing)
 		{ "nsid=1 nsid=1", -EINVAL },
 		{ "nsid=0xffffffff", -EINVAL },
 		{ "nsid=7", -ENODEV },			/* no such namespace */
-		{ "nsid=1 cq=cmb", -EOPNOTSUPP },	/* QEMU: no CMBSZ.CQS */
-		{ "nsid=1 sq=peer", -EINVAL },		/* no peer named */
+		{ "nsid=1 cq_placement=cmb", -EOPNOTSUPP },	/* QEMU: no CMBSZ.CQS */
+		{ "nsid=1 sq_placement=peer", -EINVAL },		/* no peer named */
 		{ "nsid=1 peer=0000:7f:1f.7", -ENODEV },
-		{ "nsid=1 data=host", -EINVAL },	/* no size */
-		{ "nsid=1 data=host data_size=100", -EINVAL },
-		{ "nsid=1 data=host data_size=0x8000000", -EINVAL },
+		{ "nsid=1 data_placement=host", -EINVAL },	/* no size */
+		{ "nsid=1 data_placement=host data_size=100", -EINVAL },
+		{ "nsid=1 data_placement=host data_size=0x8000000", -EINVAL },
 		{ "nsid=1 qid=1", -EINVAL },		/* blk-mq's qid */
-		{ "nsid=1 sq=gpu", -EINVAL },
+		{ "nsid=1 sq_placement=gpu", -EINVAL },
 	};
 	unsigned int i;
 
@@ -418,7 +418,7 @@ TEST_F(np, unload_with_live_reservations)
 {
 	struct np_ctx *c = &self->c;
 
-	ASSERT_EQ(0, np_create(c, "nsid=1 sq=cmb qid=%d", c->first));
+	ASSERT_EQ(0, np_create(c, "nsid=1 sq_placement=cmb qid=%d", c->first));
 	ASSERT_EQ(0, np_create(c, "nsid=1 qid=%d", c->first + 1));
 	ASSERT_EQ(0, np_sys("rmmod np-client"));
 	ASSERT_EQ(0, np_sys("rmmod nvme-peer"));
@@ -647,7 +647,8 @@ TEST_F(np, qfiles_read_while_deleted)
 	for (i = 0; i < 2; i++)
 		ASSERT_EQ(0, pthread_create(&th[i], NULL, np_read_qfiles, &a));
 	for (i = 0; i < 40; i++) {
-		EXPECT_EQ(0, np_create(c, "nsid=1 data=host data_size=8192 depth=8 qid=%d",
+		EXPECT_EQ(0, np_create(c,
+				       "nsid=1 data_placement=host data_size=8192 depth=8 qid=%d",
 				       c->first));
 		EXPECT_EQ(0, np_delete(c, c->first));
 	}
@@ -661,14 +662,14 @@ TEST_F(np, host_data_buffer_limit)
 {
 	struct np_ctx *c = &self->c;
 
-	EXPECT_EQ(-EINVAL, np_create(c, "nsid=1 data=host data_size=%d",
+	EXPECT_EQ(-EINVAL, np_create(c, "nsid=1 data_placement=host data_size=%d",
 				     64 << 20));
-	EXPECT_EQ(-EINVAL, np_create(c, "nsid=1 data=host data_size=%d",
+	EXPECT_EQ(-EINVAL, np_create(c, "nsid=1 data_placement=host data_size=%d",
 				     (4 << 20) + 4096));
 	EXPECT_EQ(c->nr, np_attr(c, "free"));
-	EXPECT_EQ(0, np_create(c, "nsid=1 data=host data_size=%d qid=%d",
+	EXPECT_EQ(0, np_create(c, "nsid=1 data_placement=host data_size=%d qid=%d",
 			       4 << 20, c->first));
-	EXPECT_EQ(0, np_create(c, "nsid=1 data=cmb data_size=%d qid=%d",
+	EXPECT_EQ(0, np_create(c, "nsid=1 data_placement=cmb data_size=%d qid=%d",
 			       32 << 20, c->first + 1));
 }
 

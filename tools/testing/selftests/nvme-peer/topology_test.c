@@ -54,10 +54,10 @@ TEST(p2p_placement_follows_topology)
 	ASSERT_NE(NULL, edu);
 	ASSERT_NE(NULL, ivshmem);
 	np_delete_all(dir);
-	EXPECT_EQ(want, np_do(dir, "create", "nsid=1 sq=cmb peer=%s", edu));
+	EXPECT_EQ(want, np_do(dir, "create", "nsid=1 sq_placement=cmb peer=%s", edu));
 	EXPECT_EQ(want, np_do(dir, "create",
-			      "nsid=1 data=cmb data_size=4096 peer=%s", edu));
-	EXPECT_EQ(want, np_do(dir, "create", "nsid=1 sq=peer peer=%s", ivshmem));
+			      "nsid=1 data_placement=cmb data_size=4096 peer=%s", edu));
+	EXPECT_EQ(want, np_do(dir, "create", "nsid=1 sq_placement=peer peer=%s", ivshmem));
 	np_delete_all(dir);
 }
 
@@ -69,7 +69,7 @@ TEST(host_and_own_cmb_work_everywhere)
 	ASSERT_EQ(0, np_peer_dir(dir, sizeof(dir)));
 	np_delete_all(dir);
 	EXPECT_EQ(0, np_do(dir, "create", "nsid=1 peer=%s", edu));
-	EXPECT_EQ(0, np_do(dir, "create", "nsid=1 sq=cmb%s", ""));
+	EXPECT_EQ(0, np_do(dir, "create", "nsid=1 sq_placement=cmb%s", ""));
 	np_delete_all(dir);
 }
 

@@ -18,9 +18,9 @@ TEST(controllers_are_independent)
 	ASSERT_STRNE(n0, n1);
 
 	snprintf(path, sizeof(path), "/sys/class/nvme/%s/peer/create", n0);
-	ASSERT_EQ(0, np_write(path, "nsid=1 sq=cmb"));
+	ASSERT_EQ(0, np_write(path, "nsid=1 sq_placement=cmb"));
 	snprintf(path, sizeof(path), "/sys/class/nvme/%s/peer/create", n1);
-	ASSERT_EQ(0, np_write(path, "nsid=1 sq=cmb"));
+	ASSERT_EQ(0, np_write(path, "nsid=1 sq_placement=cmb"));
 	snprintf(path, sizeof(path), "/sys/class/nvme/%s/peer/free", n0);
 	EXPECT_EQ(7, np_read_num(path));
 

@@ -31,9 +31,10 @@ static int np_reserve(int fd, int sq, int cq, int data, __u64 data_size)
 {
 	struct nvme_peer_reserve r = {
 		.size = sizeof(r), .ctrl = 0, .nsid = 1, .depth = 64,
-		.sq = sq, .cq = cq, .data = data, .data_size = data_size,
-		.opcodes = NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE |
-			   NVME_PEER_OPS_FLUSH,
+		.sq_placement = sq, .cq_placement = cq, .data_placement = data,
+		.data_size = data_size,
+		.opcodes = NVME_PEER_OPCODE_READ | NVME_PEER_OPCODE_WRITE |
+			   NVME_PEER_OPCODE_FLUSH,
 	};
 
 	if (ioctl(fd, NVME_PEER_IOC_RESERVE, &r))
@@ -167,7 +168,8 @@ TEST(released_file_is_spent)
 static int np_reserve_mode(int fd, __u32 mode, __u32 opcodes)
 {
 	struct nvme_peer_reserve r = {
-		.size = sizeof(r), .nsid = 1, .depth = 64, .sq = 1, .cq = 1,
+		.size = sizeof(r), .nsid = 1, .depth = 64, .sq_placement = 1,
+		.cq_placement = 1,
 		.mode = mode, .opcodes = opcodes,
 	};
 
@@ -188,7 +190,7 @@ TEST(direct_mode_is_opt_in)
 	ASSERT_LE(0, fd);
 	/* a policy means nothing to a direct queue: refused, not ignored */
 	EXPECT_EQ(-EINVAL, np_reserve_mode(fd, NVME_PEER_MODE_DIRECT,
-					   NVME_PEER_OPS_READ));
+					   NVME_PEER_OPCODE_READ));
 	EXPECT_EQ(-EINVAL, np_reserve_mode(fd, 7, 0));
 	ASSERT_EQ(0, np_write(NP_ALLOW_DIRECT, "0"));
 	EXPECT_EQ(-EPERM, np_reserve_mode(fd, NVME_PEER_MODE_DIRECT, 0));
@@ -204,22 +206,75 @@ TEST(direct_mode_is_opt_in)
 	close(fd);
 }
 
+/*
+ * The ABI as user space is compiled against it: 'N' 0x90-0x95 (0x80-0x8F
+ * is ntsync's), the directions, the VER0 sizes in the numbers and in the
+ * structs, and where each struct ends.  No device needed.
+ */
+#define NP_IOC_RW	(_IOC_READ | _IOC_WRITE)
+
+TEST(ioctl_numbers_and_sizes)
+{
+	EXPECT_EQ(_IOC(NP_IOC_RW, 'N', 0x90, 176), NVME_PEER_IOC_RESERVE);
+	EXPECT_EQ(_IOC(_IOC_WRITE, 'N', 0x91, 16), NVME_PEER_IOC_ATTACH);
+	EXPECT_EQ(_IOC(NP_IOC_RW, 'N', 0x92, 216), NVME_PEER_IOC_QUERY);
+	EXPECT_EQ(_IOC(_IOC_NONE, 'N', 0x93, 0), NVME_PEER_IOC_RELEASE);
+	EXPECT_EQ(_IOC(_IOC_WRITE, 'N', 0x94, 16), NVME_PEER_IOC_RING);
+	EXPECT_EQ(_IOC(NP_IOC_RW, 'N', 0x95, 24), NVME_PEER_IOC_FILE_MAP);
+
+	EXPECT_EQ(176, NVME_PEER_RESERVE_SIZE_VER0);
+	EXPECT_EQ(16, NVME_PEER_ATTACH_SIZE_VER0);
+	EXPECT_EQ(216, NVME_PEER_INFO_SIZE_VER0);
+	EXPECT_EQ(24, NVME_PEER_FILE_MAP_SIZE_VER0);
+	EXPECT_EQ(16, NVME_PEER_RING_SIZE_VER0);
+	EXPECT_EQ(NVME_PEER_RESERVE_SIZE_VER0, sizeof(struct nvme_peer_reserve));
+	EXPECT_EQ(NVME_PEER_ATTACH_SIZE_VER0, sizeof(struct nvme_peer_attach));
+	EXPECT_EQ(NVME_PEER_INFO_SIZE_VER0, sizeof(struct nvme_peer_info));
+	EXPECT_EQ(NVME_PEER_FILE_MAP_SIZE_VER0,
+		  sizeof(struct nvme_peer_file_map));
+	EXPECT_EQ(NVME_PEER_RING_SIZE_VER0, sizeof(struct nvme_peer_ring));
+	EXPECT_EQ(16, sizeof(struct nvme_peer_extent));
+	EXPECT_EQ(24, sizeof(struct nvme_peer_file_extent));
+	EXPECT_EQ(24, sizeof(struct nvme_peer_dmabuf_region));
+
+	/* each struct ends with its last field: no tail padding */
+	EXPECT_EQ(176 - 24, offsetof(struct nvme_peer_reserve, data_buf));
+	EXPECT_EQ(16 - 4, offsetof(struct nvme_peer_attach, qid));
+	EXPECT_EQ(216 - 1, offsetof(struct nvme_peer_info, rsvd6));
+	EXPECT_EQ(24 - 8, offsetof(struct nvme_peer_file_map, extents));
+	EXPECT_EQ(16 - 4, offsetof(struct nvme_peer_ring, cq_head));
+	/* a few offsets user space hard-codes in device code */
+	EXPECT_EQ(20, offsetof(struct nvme_peer_reserve, qid));
+	EXPECT_EQ(104, offsetof(struct nvme_peer_reserve, sq_buf));
+	EXPECT_EQ(112, offsetof(struct nvme_peer_info, data_ctrl_addr));
+	EXPECT_EQ(144, offsetof(struct nvme_peer_info, sq_db_addr));
+	EXPECT_EQ(208, offsetof(struct nvme_peer_info, sq_placement));
+	EXPECT_EQ(8, offsetof(struct nvme_peer_file_map, nr));
+}
+
 TEST(struct_size_rules)
 {
 	struct {
 		struct nvme_peer_reserve r;
 		__u64 extra;
 	} big = { };
-	struct nvme_peer_info info;
+	struct {
+		struct nvme_peer_info info;
+		__u64 extra;
+	} qbig;
 	int fd = np_open();
 
 	if (np_missing())
 		SKIP(return, "%s", np_missing());
 	ASSERT_LE(0, fd);
 	big.r = (struct nvme_peer_reserve){ .size = 8, .nsid = 1, .depth = 64,
-					    .sq = 1, .cq = 1 };
+					    .sq_placement = 1,
+					    .cq_placement = 1 };
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
 	EXPECT_EQ(EINVAL, errno);	/* too small to say anything */
+	big.r.size = NVME_PEER_RESERVE_SIZE_VER0 - 8;
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
+	EXPECT_EQ(EINVAL, errno);	/* smaller than the first version */
 	big.r.size = sizeof(big);
 	big.extra = 1;
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
@@ -233,10 +288,10 @@ TEST(struct_size_rules)
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
 	EXPECT_EQ(EINVAL, errno);	/* reserved field */
 	big.r.rsvd = 0;
-	big.r.sq = 9;
+	big.r.sq_placement = 9;
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
 	EXPECT_EQ(EINVAL, errno);	/* unknown placement */
-	big.r.sq = 1;
+	big.r.sq_placement = 1;
 	big.r.ctrl = 77;
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
 	EXPECT_EQ(ENODEV, errno);	/* no such controller */
@@ -246,16 +301,29 @@ TEST(struct_size_rules)
 	/* larger than the kernel's struct with a zero tail: accepted */
 	ASSERT_EQ(0, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
 	EXPECT_LT(0, big.r.qid);
-	/* a query with an older, shorter struct gets what fits */
-	memset(&info, 0xff, sizeof(info));
-	info.size = offsetof(struct nvme_peer_info, sq_off);
-	info.flags = 0;
-	info.ctrl = 0;
-	info.qid = 0;
-	ASSERT_EQ(0, ioctl(fd, NVME_PEER_IOC_QUERY, &info));
-	EXPECT_EQ(big.r.qid, info.qid);
-	EXPECT_EQ(~0ULL, info.sq_off);	/* untouched past the size */
+	/* a query smaller than the first version: refused */
+	memset(&qbig, 0, sizeof(qbig));
+	qbig.info.size = NVME_PEER_INFO_SIZE_VER0 - 8;
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_QUERY, &qbig));
+	EXPECT_EQ(EINVAL, errno);
+	/* a newer, larger one with a zero tail gets what the kernel knows */
+	memset(&qbig, 0xff, sizeof(qbig));
+	memset(&qbig.info, 0, sizeof(qbig.info));
+	qbig.extra = 0;
+	qbig.info.size = sizeof(qbig);
+	ASSERT_EQ(0, ioctl(fd, NVME_PEER_IOC_QUERY, &qbig));
+	EXPECT_EQ(NVME_PEER_INFO_SIZE_VER0, qbig.info.size);
+	EXPECT_EQ(big.r.qid, qbig.info.qid);
+	EXPECT_EQ(0, qbig.extra);	/* untouched past the kernel's size */
 	EXPECT_EQ(-1, ioctl(fd, _IO('N', 0x9f), 0));
+	EXPECT_EQ(ENOTTY, errno);
+	/* the numbers of before 'N' 0x90 (ntsync's range) are not ours */
+	EXPECT_EQ(-1, ioctl(fd, _IO('N', 0x82), &qbig));
+	EXPECT_EQ(ENOTTY, errno);
+	/* nor is a number with another size or direction */
+	EXPECT_EQ(-1, ioctl(fd, _IOWR('N', 0x92, __u64), &qbig));
+	EXPECT_EQ(ENOTTY, errno);
+	EXPECT_EQ(-1, ioctl(fd, _IOR('N', 0x92, struct nvme_peer_info), &qbig));
 	EXPECT_EQ(ENOTTY, errno);
 	close(fd);
 	EXPECT_EQ(np_peer_num("nr_qids"), np_free());
@@ -309,7 +377,8 @@ TEST(unprivileged_attach_only_where_provisioned)
 	if (np_missing())
 		SKIP(return, "%s", np_missing());
 	np_clean_sysfs();
-	ASSERT_EQ(0, np_peer_write("create", "nsid=1 data=host data_size=4096 qid=%d uid=1000",
+	ASSERT_EQ(0, np_peer_write("create",
+				   "nsid=1 data_placement=host data_size=4096 qid=%d uid=1000",
 				   first));
 	ASSERT_EQ(0, np_peer_write("create", "nsid=1 qid=%d uid=2000", first + 1));
 	ASSERT_EQ(0, np_peer_write("create", "nsid=1 qid=%d", first + 2));
@@ -392,15 +461,17 @@ FIXTURE_VARIANT_ADD(mio, direct_cmb) { NVME_PEER_PLACE_CMB,
 FIXTURE_SETUP(mio)
 {
 	struct nvme_peer_reserve r = {
-		.size = sizeof(r), .nsid = 1, .depth = 64, .sq = variant->sq,
-		.cq = NVME_PEER_PLACE_HOST, .data = variant->data,
+		.size = sizeof(r), .nsid = 1, .depth = 64,
+		.sq_placement = variant->sq,
+		.cq_placement = NVME_PEER_PLACE_HOST,
+		.data_placement = variant->data,
 		.data_size = 8192, .mode = variant->mode,
 	};
 
 	if (np_missing())
 		SKIP(return, "%s", np_missing());
 	if (variant->mode == NVME_PEER_MODE_MEDIATED)
-		r.opcodes = NVME_PEER_OPS_READ | NVME_PEER_OPS_WRITE;
+		r.opcodes = NVME_PEER_OPCODE_READ | NVME_PEER_OPCODE_WRITE;
 	self->fd = np_open();
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, ioctl(self->fd, NVME_PEER_IOC_RESERVE, &r));
@@ -479,7 +550,7 @@ TEST(unprivileged_io_with_ring_ioctl_and_recycle)
 		SKIP(return, "%s", np_missing());
 	np_clean_sysfs();
 	ASSERT_EQ(0, np_peer_write("create",
-				   "nsid=1 data=host data_size=4096 ops=read,write qid=%d uid=1000",
+				   "nsid=1 data_placement=host data_size=4096 opcodes=read,write qid=%d uid=1000",
 				   first));
 	EXPECT_EQ(0, np_as_user(np_user_io, &first));
 	/* a second process gets the recycled queue: it works from slot 0 */
