@@ -355,14 +355,49 @@ static bool np_db_mappable(struct nvme_peer_queue *q)
 	       4 * q->pctrl->info.db_stride >= PAGE_SIZE;
 }
 
+/* QUERY: where the doorbells are in their mmap region */
+static void np_query_db(struct nvme_peer_queue *q, struct nvme_peer_info *info)
+{
+	struct np_db_region db;
+
+	info->db_size = PAGE_SIZE;
+	if (np_mediated(q)) {
+		info->flags |= NVME_PEER_INFO_MEDIATED;
+		info->sq_db_in_page = 0;
+		info->cq_db_in_page = 4;
+		return;
+	}
+	np_db_region(&q->pctrl->info, q->qid, &db);
+	info->db_size = db.size;
+	info->sq_db_in_page = db.sq_off;
+	info->cq_db_in_page = db.cq_off;
+}
+
+/* QUERY: the bound file, if any */
+static void np_query_file(struct nvme_peer_queue *q,
+			  struct nvme_peer_info *info)
+{
+	struct np_bind_desc bind;
+
+	np_bind_describe(q->bind, &bind);
+	if (!bind.nr_map)
+		return;
+	info->flags |= NVME_PEER_INFO_FILE;
+	info->file_dev = new_encode_dev(bind.dev);
+	info->file_access = bind.access;
+	info->file_ino = bind.ino;
+	info->file_off = bind.off;
+	info->file_len = bind.len;
+	info->file_extents = bind.nr_map;
+	info->lease = bind.lease;
+}
+
 static int np_ioc_query(struct np_file *f, void __user *uarg)
 {
 	struct nvme_peer_info info = { };
 	struct nvme_peer_addrs a;
 	struct nvme_peer_queue *q;
 	enum nvme_peer_reason reason;
-	struct np_bind_desc bind;
-	struct np_db_region db;
 	u32 usize;
 	int ret;
 
@@ -399,30 +434,10 @@ static int np_ioc_query(struct np_file *f, void __user *uarg)
 	info.data_off = np_region_off(f, NP_REGION_DATA);
 	info.data_size = q->data.size;
 	info.db_off = np_region_off(f, NP_REGION_DB);
-	info.db_size = PAGE_SIZE;
-	if (np_mediated(q)) {
-		info.flags |= NVME_PEER_INFO_MEDIATED;
-		info.sq_db_in_page = 0;
-		info.cq_db_in_page = 4;
-	} else {
-		np_db_region(&q->pctrl->info, q->qid, &db);
-		info.db_size = db.size;
-		info.sq_db_in_page = db.sq_off;
-		info.cq_db_in_page = db.cq_off;
-	}
+	np_query_db(q, &info);
 	info.mode = a.mode;
 	info.guarantee = a.guarantee;
-	np_bind_describe(q->bind, &bind);
-	if (bind.nr_map) {
-		info.flags |= NVME_PEER_INFO_FILE;
-		info.file_dev = new_encode_dev(bind.dev);
-		info.file_access = bind.access;
-		info.file_ino = bind.ino;
-		info.file_off = bind.off;
-		info.file_len = bind.len;
-		info.file_extents = bind.nr_map;
-		info.lease = bind.lease;
-	}
+	np_query_file(q, &info);
 	info.sq_placement = q->sq.where;
 	info.cq_placement = q->cq.where;
 	info.data_placement = q->data.where;

@@ -365,7 +365,7 @@ static bool np_bind_reader_opcodes(u32 opcodes)
  * np_bind_validate() - what a binding asks for that no file can give
  * @p: reservation parameters with @p->file.file set
  *
- * Part of the reservation gate (core.c's np_validate_params()): checked
+ * Part of the reservation gate (core.c): checked
  * before the file is looked at, leased or mapped.
  *
  * Return: 0; -EINVAL (not mediated, extents given too, an access other

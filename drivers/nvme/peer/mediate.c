@@ -223,7 +223,7 @@ static u32 np_med_max_nlb(struct nvme_peer_queue *q)
  * np_med_validate() - the policy checks that need no namespace
  * @p: reservation parameters
  *
- * Part of the reservation gate (core.c's np_validate_params()); the
+ * Part of the reservation gate (core.c); the
  * checks against the namespace (extents past its end, empty or wrapping
  * ranges, max_nlb above its transfer limit) come when the queue is built.
  *
