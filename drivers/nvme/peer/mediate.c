@@ -910,7 +910,7 @@ static ssize_t policy_show(struct kobject *kobj, struct kobj_attribute *a,
 	len = sysfs_emit(buf, "nsid %u\nopcodes %#llx\nmax_nlb %u\nextents %u\n",
 			 p->nsid, p->opcodes[0], p->max_nlb, p->nr_extents);
 	for (i = 0; i < p->nr_extents && len < PAGE_SIZE - 128; i++)
-		len += sysfs_emit_at(buf, len, "lba %llu+%llu\n",
+		len += sysfs_emit_at(buf, len, "extent %llu+%llu\n",
 				     p->extents[i].start, p->extents[i].len);
 	/*
 	 * The data buffer as the peer names it; a driver's own windows are
