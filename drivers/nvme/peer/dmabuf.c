@@ -610,6 +610,7 @@ void np_dmabuf_release(struct np_mem *m)
 	kfree(d->segs);
 	kfree(d);
 	m->dmabuf = NULL;
+	m->ops = NULL;		/* mem.c's own code again: nothing to free */
 	m->vaddr = NULL;
 }
 

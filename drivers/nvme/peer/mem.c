@@ -156,8 +156,7 @@ out_free_mem:
 void np_mem_free(struct nvme_peer_queue *q, struct np_mem *m)
 {
 	if (m->ops) {
-		m->ops->release(m);
-		m->ops = NULL;
+		m->ops->release(m);	/* clears m->ops */
 		return;
 	}
 	if (m->coherent) {
