@@ -488,7 +488,10 @@ out_unlock:
  *
  * Unbinds the VF's driver (nvme-pci's removal revokes every reservation on
  * it) and holds it back from drivers again, detaches @nsid and takes the
- * controller offline, which returns its resources to the primary.
+ * controller offline, which returns its resources to the primary.  A
+ * namespace the controller says is not attached, or a controller it no
+ * longer knows (QEMU 7.2 after an FLR of the primary), is as good as
+ * detached.
  *
  * Return: 0, or the first error (the later steps are tried anyway).
  */
@@ -496,7 +499,7 @@ int np_sriov_unprovision(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid)
 {
 	struct np_sriov_sec sec;
 	struct pci_dev *vf;
-	int ret, ret2;
+	int ret, ret2, sc;
 
 	vf = np_sriov_vf(pctrl->info.pdev, vfn);
 	if (vf) {
@@ -508,8 +511,11 @@ int np_sriov_unprovision(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid)
 	ret = np_sriov_find(pctrl, vfn, &sec);
 	if (ret)
 		goto out_unlock;
-	ret = np_sriov_errno(np_sriov_ns_attach(pctrl, nsid, sec.cntlid,
-						false));
+	ret = np_sriov_ns_attach(pctrl, nsid, sec.cntlid, false);
+	sc = ret > 0 ? ret & 0x7ff : 0;
+	if (sc == NP_SC_NS_NOT_ATTACHED || sc == NP_SC_CTRL_LIST_INVALID)
+		ret = 0;
+	ret = np_sriov_errno(ret);
 	ret2 = np_sriov_errno(np_sriov_virt_mgmt(pctrl, NP_VIRT_SEC_OFFLINE,
 						 0, sec.cntlid, 0));
 	if (!ret)

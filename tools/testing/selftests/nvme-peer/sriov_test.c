@@ -314,4 +314,25 @@ TEST_F(sriov, refused_with_no_change)
 	EXPECT_EQ(NP_NVQ, nvq);
 }
 
+/*
+ * A Controller Reset of the primary takes every secondary controller
+ * offline and returns its resources (QEMU 7.2; isolated mode must revoke
+ * the tenants then); the teardown works after it.
+ */
+TEST_F(sriov, primary_reset_takes_every_secondary_offline)
+{
+	int cntlid, online, nvq, nvi;
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/reset_controller",
+		 self->ctrl);
+	ASSERT_EQ(0, np_write(path, "1"));
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/peer/live", self->ctrl);
+	ASSERT_EQ(0, np_wait_for(path, "1", 30));
+	ASSERT_EQ(0, np_sec(self->ctrl, 1, &cntlid, &online, &nvq, &nvi));
+	EXPECT_FALSE(online);
+	EXPECT_EQ(0, nvq);
+	EXPECT_EQ(0, nvi);
+}
+
 TEST_HARNESS_MAIN
