@@ -23,6 +23,7 @@
 #define NP_SRIOV	NP_INJECT "/sriov"
 #define NP_SRIOV_STATUS	NP_INJECT "/sriov_status"
 #define NP_NSID		2	/* the tenant's namespace */
+#define NP_NSID2	3	/* a second tenant's (two_tenants) */
 #define NP_NVQ		4	/* admin, one host I/O queue, two peer qids */
 #define NP_NVI		2
 #define NP_SC_INVALID_FIELD	0x02
@@ -108,10 +109,40 @@ static const char *np_vf_ctrl(const char *pf, int vfn)
 	return "";
 }
 
+/* Wait up to 10 s for controller @ctrl to show namespace @nsid. */
+static const char *np_wait_ns(const char *ctrl, unsigned int nsid)
+{
+	int i;
+
+	for (i = 0; i < 100 && !np_ns_dev(ctrl, nsid)[0]; i++)
+		usleep(100000);
+	return np_ns_dev(ctrl, nsid);
+}
+
 static int np_door(const char *fmt, const char *ctrl, int a, int b, int c,
 		   int d)
 {
 	return np_write(NP_SRIOV, fmt, ctrl + 4, a, b, c, d);
+}
+
+/*
+ * Take down whatever a test left provisioned (a failed assertion skips
+ * the teardown): both VFs, both namespaces' attachment to the primary,
+ * the VFs themselves.  Errors are expected and ignored.
+ */
+static void np_sriov_clean(const char *ctrl, int primary_cntlid)
+{
+	static const int nsid[] = { NP_NSID, NP_NSID2 };
+	int vfn, cntlid, online, nvq, nvi;
+
+	for (vfn = 1; vfn <= 2; vfn++) {
+		if (!np_sec(ctrl, vfn, &cntlid, &online, &nvq, &nvi) && online)
+			np_door("unprovision %s %d %d", ctrl, vfn,
+				nsid[vfn - 1], 0, 0);
+		np_door("detach %s %d %d", ctrl, nsid[vfn - 1],
+			primary_cntlid, 0, 0);
+	}
+	np_door("disable %s", ctrl, 0, 0, 0, 0);
 }
 
 FIXTURE(sriov) {
@@ -122,7 +153,7 @@ FIXTURE(sriov) {
 
 FIXTURE_SETUP(sriov)
 {
-	int online, nvq, nvi, i;
+	int online, nvq, nvi;
 
 	self->fd = -1;
 	if (strcmp(np_topology(), "sriov") && strcmp(np_topology(), "sriov-iommu"))
@@ -135,6 +166,7 @@ FIXTURE_SETUP(sriov)
 	snprintf(self->ctrl, sizeof(self->ctrl), "%s", np_ctrl());
 	self->primary_cntlid = np_primary_cntlid(self->ctrl);
 	ASSERT_LE(0, self->primary_cntlid);
+	np_sriov_clean(self->ctrl, self->primary_cntlid);
 
 	ASSERT_EQ(0, np_door("enable %s 2", self->ctrl, 0, 0, 0, 0));
 	ASSERT_EQ(0, np_door("provision %s %d %d %d %d", self->ctrl, 1,
@@ -148,10 +180,9 @@ FIXTURE_SETUP(sriov)
 			     self->primary_cntlid, 0, 0));
 	snprintf(self->vf, sizeof(self->vf), "%s", np_vf_ctrl(self->pf, 1));
 	ASSERT_NE(0, self->vf[0]);
-	for (i = 0; i < 100 && !np_ns_dev(self->ctrl, NP_NSID)[0]; i++)
-		usleep(100000);
+	ASSERT_NE(0, np_wait_ns(self->vf, NP_NSID)[0]);
 	snprintf(self->bdev, sizeof(self->bdev), "%s",
-		 np_ns_dev(self->ctrl, NP_NSID));
+		 np_wait_ns(self->ctrl, NP_NSID));
 	ASSERT_NE(0, self->bdev[0]);
 }
 
@@ -165,6 +196,12 @@ FIXTURE_TEARDOWN(sriov)
 	if (self->fd >= 0) {
 		np_unmap_all(&self->m);
 		close(self->fd);
+	}
+	/* a second tenant a test left behind (it cleans up when it passes) */
+	if (!np_sec(self->ctrl, 2, &cntlid, &online, &nvq, &nvi) && online) {
+		np_door("unprovision %s %d %d", self->ctrl, 2, NP_NSID2, 0, 0);
+		np_door("detach %s %d %d", self->ctrl, NP_NSID2,
+			self->primary_cntlid, 0, 0);
 	}
 	EXPECT_EQ(0, np_door("unprovision %s %d %d", self->ctrl, 1, NP_NSID,
 			     0, 0));
@@ -181,11 +218,11 @@ FIXTURE_TEARDOWN(sriov)
 	EXPECT_EQ(0, np_read_num(path));
 }
 
-/* A direct-mode queue of the VF's, mapped with its doorbells. */
-static int np_vf_queue(const char *vf, int *fd, struct np_map *m)
+/* A direct-mode queue of VF @vf on @nsid, mapped with its doorbells. */
+static int np_vf_queue(const char *vf, __u32 nsid, int *fd, struct np_map *m)
 {
 	struct nvme_peer_reserve r = {
-		.size = sizeof(r), .nsid = NP_NSID, .depth = 64,
+		.size = sizeof(r), .nsid = nsid, .depth = 64,
 		.sq_placement = NVME_PEER_PLACE_HOST,
 		.cq_placement = NVME_PEER_PLACE_HOST,
 		.data_placement = NVME_PEER_PLACE_HOST, .data_size = 2 * 4096,
@@ -226,7 +263,7 @@ TEST_F(sriov, direct_queue_on_the_vf_reads_and_writes_its_namespace)
 	int blk;
 
 	ASSERT_NE(NULL, buf);
-	ASSERT_EQ(0, np_vf_queue(self->vf, &self->fd, &self->m));
+	ASSERT_EQ(0, np_vf_queue(self->vf, NP_NSID, &self->fd, &self->m));
 	/* the VF writes 8 LBAs at LBA 64, the primary reads them */
 	np_fill(self->m.data, 4096, 23);
 	EXPECT_EQ(0, np_cmd_ns(self->fd, &self->m, NPQ_OPC_WRITE, NP_NSID, 64,
@@ -261,7 +298,7 @@ TEST_F(sriov, other_namespaces_get_invalid_namespace)
 	ASSERT_NE(NULL, after);
 	ASSERT_NE(0, ns1[0]);
 	ASSERT_EQ(0, np_blk_io(ns1, 0, 0, before, 4096));
-	ASSERT_EQ(0, np_vf_queue(self->vf, &self->fd, &self->m));
+	ASSERT_EQ(0, np_vf_queue(self->vf, NP_NSID, &self->fd, &self->m));
 	for (i = 0; i < ARRAY_SIZE(others); i++) {
 		np_fill(self->m.data, 4096, i);
 		st = np_cmd_ns(self->fd, &self->m, NPQ_OPC_WRITE, others[i], 0,
@@ -312,6 +349,65 @@ TEST_F(sriov, refused_with_no_change)
 	ASSERT_EQ(0, np_sec(self->ctrl, 1, &cntlid, &online, &nvq, &nvi));
 	EXPECT_TRUE(online);
 	EXPECT_EQ(NP_NVQ, nvq);
+}
+
+/*
+ * Two tenants on two VFs, each with its own namespace, interleaved with
+ * block I/O of the host on the primary's namespace 1: each writes its own
+ * namespace, neither reaches the other's, the host's data is intact.
+ */
+TEST_F(sriov, two_tenants_each_on_its_own_namespace)
+{
+	char *host = np_aligned(4096), *buf = np_aligned(4096);
+	const char *ns1 = np_ns_dev(self->ctrl, 1);
+	char vf2[32], bdev2[64];
+	struct np_map m2;
+	int fd2 = -1;
+
+	ASSERT_NE(NULL, host);
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, np_door("provision %s %d %d %d %d", self->ctrl, 2,
+			     NP_NSID2, NP_NVQ, NP_NVI));
+	ASSERT_EQ(0, np_door("attach %s %d %d", self->ctrl, NP_NSID2,
+			     self->primary_cntlid, 0, 0));
+	snprintf(vf2, sizeof(vf2), "%s", np_vf_ctrl(self->pf, 2));
+	ASSERT_NE(0, vf2[0]);
+	ASSERT_NE(0, np_wait_ns(vf2, NP_NSID2)[0]);
+	snprintf(bdev2, sizeof(bdev2), "%s", np_wait_ns(self->ctrl, NP_NSID2));
+	ASSERT_NE(0, bdev2[0]);
+	ASSERT_EQ(0, np_vf_queue(self->vf, NP_NSID, &self->fd, &self->m));
+	ASSERT_EQ(0, np_vf_queue(vf2, NP_NSID2, &fd2, &m2));
+
+	np_fill(host, 4096, 1000);
+	ASSERT_EQ(0, np_blk_io(ns1, 1, 1000 * 512, host, 4096));
+	np_fill(self->m.data, 4096, 1);
+	EXPECT_EQ(0, np_cmd_ns(self->fd, &self->m, NPQ_OPC_WRITE, NP_NSID, 0,
+			       8, 5000));
+	np_fill(m2.data, 4096, 2);
+	EXPECT_EQ(0, np_cmd_ns(fd2, &m2, NPQ_OPC_WRITE, NP_NSID2, 0, 8, 5000));
+	/* neither reaches the other's namespace */
+	EXPECT_TRUE(np_refused_ns(np_cmd_ns(self->fd, &self->m, NPQ_OPC_WRITE,
+					    NP_NSID2, 0, 8, 5000)));
+	EXPECT_TRUE(np_refused_ns(np_cmd_ns(fd2, &m2, NPQ_OPC_WRITE, NP_NSID,
+					    0, 8, 5000)));
+	/* as the primary sees them */
+	ASSERT_EQ(0, np_blk_io(self->bdev, 0, 0, buf, 4096));
+	np_fill(self->m.data, 4096, 1);
+	EXPECT_EQ(0, memcmp(buf, self->m.data, 4096));
+	ASSERT_EQ(0, np_blk_io(bdev2, 0, 0, buf, 4096));
+	np_fill(m2.data, 4096, 2);
+	EXPECT_EQ(0, memcmp(buf, m2.data, 4096));
+	ASSERT_EQ(0, np_blk_io(ns1, 0, 1000 * 512, buf, 4096));
+	EXPECT_EQ(0, memcmp(buf, host, 4096));
+
+	np_unmap_all(&m2);
+	close(fd2);
+	EXPECT_EQ(0, np_door("unprovision %s %d %d", self->ctrl, 2, NP_NSID2,
+			     0, 0));
+	EXPECT_EQ(0, np_door("detach %s %d %d", self->ctrl, NP_NSID2,
+			     self->primary_cntlid, 0, 0));
+	free(host);
+	free(buf);
 }
 
 /*
