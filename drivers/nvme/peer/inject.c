@@ -154,6 +154,7 @@ void np_inject_init(void)
 			debugfs_create_bool("stalling", 0400, dir, &np_stalling);
 		}
 	}
+	np_sriov_debugfs(np_inject_dir);
 }
 
 void np_inject_exit(void)
