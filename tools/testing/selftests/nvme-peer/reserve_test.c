@@ -6,7 +6,9 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/capability.h>
 
 #include "np_util.h"
 #include "kselftest_harness.h"
@@ -279,6 +281,47 @@ TEST_F(np, admin_intent_is_fixed_while_enabled)
 	EXPECT_STREQ("2", buf);
 	EXPECT_EQ(0, np_cfs_remove(c->name, "fixed"));
 	EXPECT_EQ(c->nr, np_attr(c, "free"));
+}
+
+/* Lower @cap in the effective set; 0 or -errno. */
+static int np_cap_drop(int cap)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return -errno;
+	d[cap / 32].effective &= ~(1U << (cap % 32));
+	return syscall(SYS_capset, &h, d) ? -errno : 0;
+}
+
+/*
+ * Root that dropped CAP_SYS_ADMIN may still write configfs (the files are
+ * uid 0's) but not enable: the RESERVE ioctl's rule, -EPERM, nothing
+ * reserved.  With the capability the same intent enables.
+ */
+TEST_F(np, admin_enable_needs_cap_sys_admin)
+{
+	struct np_ctx *c = &self->c;
+	const char *en = np_cfs_path(c->name, "nocap", "enable");
+	pid_t pid;
+	int st;
+
+	mkdir(np_cfs_path(c->name, NULL, NULL), 0755);	/* may exist */
+	ASSERT_EQ(0, mkdir(np_cfs_path(c->name, "nocap", NULL), 0755));
+	ASSERT_EQ(0, np_write(np_cfs_path(c->name, "nocap", "nsid"), "1"));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(np_cap_drop(CAP_SYS_ADMIN) ? 100 : -np_write(en, "1"));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(EPERM, WEXITSTATUS(st));
+	EXPECT_EQ(c->nr, np_attr(c, "free"));
+	EXPECT_EQ(0, np_write(en, "1"));
+	EXPECT_EQ(c->nr - 1, np_attr(c, "free"));
+	EXPECT_EQ(0, np_cfs_remove(c->name, "nocap"));
 }
 
 TEST_F(np, every_qid_held_at_once)
