@@ -890,6 +890,48 @@ TEST_F(np, unbinding_the_peer_mid_reset)
 }
 
 /*
+ * An intent's re-creation after a reset, when it fails: a Create the
+ * controller refuses (fail_create) leaves the intent down with the errno,
+ * its qid given back, until enable 0/1 retries; a reset racing the
+ * re-creation (reset_before_create) is tried again until it holds.
+ */
+TEST_F(np, intent_recreation_failure_paths)
+{
+	struct np_ctx *c = &self->c;
+	int qid = c->first + 2;
+	char buf[64];
+
+	ASSERT_EQ(0, np_cfs_make(c->name, "rc", "nsid=1 qid=%d", qid));
+	ASSERT_EQ(0, np_inject("fail_create", 1, 0));
+	ASSERT_EQ(0, np_reset(c));
+	ASSERT_EQ(0, np_wait_for(np_cfs_path(c->name, "rc", "state"), "down", 30));
+	ASSERT_EQ(0, np_cfs_read(c->name, "rc", "error", buf, sizeof(buf)));
+	EXPECT_STREQ("-5", buf);		/* -EIO */
+	ASSERT_EQ(0, np_cfs_read(c->name, "rc", "reason", buf, sizeof(buf)));
+	EXPECT_STREQ("reset", buf);
+	ASSERT_EQ(0, np_cfs_read(c->name, "rc", "live_qid", buf, sizeof(buf)));
+	EXPECT_STREQ("0", buf);
+	EXPECT_EQ(c->nr, np_attr(c, "free"));
+	/* a down intent retries when enabled again */
+	ASSERT_EQ(0, np_write(np_cfs_path(c->name, "rc", "enable"), "0"));
+	ASSERT_EQ(0, np_write(np_cfs_path(c->name, "rc", "enable"), "1"));
+	ASSERT_EQ(0, np_cfs_read(c->name, "rc", "generation", buf, sizeof(buf)));
+	EXPECT_STREQ("2", buf);
+
+	/* the re-creation's Create is preceded by another reset */
+	ASSERT_EQ(0, np_inject("reset_before_create", 1, 0));
+	ASSERT_EQ(0, np_reset(c));
+	ASSERT_EQ(0, np_wait_for(np_cfs_path(c->name, "rc", "generation"), "3",
+				 30));
+	ASSERT_EQ(0, np_cfs_read(c->name, "rc", "state", buf, sizeof(buf)));
+	EXPECT_STREQ("active", buf);
+	ASSERT_EQ(0, np_cfs_read(c->name, "rc", "live_qid", buf, sizeof(buf)));
+	EXPECT_EQ(qid, atoi(buf));
+	EXPECT_EQ(c->nr - 1, np_attr(c, "free"));
+	EXPECT_EQ(0, np_cfs_remove(c->name, "rc"));
+}
+
+/*
  * The controller refuses to delete a released queue, and again while
  * nvme-peer unloads (injected twice): its memory can be neither freed nor
  * kept, so nvme-peer resets the controller, which destroys every queue,
