@@ -27,6 +27,10 @@
  *                        controller's queues, holding nvme-pci's shutdown
  *                        lock: the controller stays mid-reset (not live,
  *                        not disabled yet) that long
+ *   drain_read_delay     a fence's drain, having taken a queue's mediation
+ *                        state to read its hardware CQ, waits delay_ms
+ *                        before reading it, as a preempted drain would: a
+ *                        release meanwhile must not free what it reads
  *   poller_stall         a pass of poller id (file id) sleeps delay_ms
  *                        holding the poller's lock, as a pass stuck on a
  *                        read of a stalled peer BAR would; stalling reads
@@ -54,6 +58,7 @@ enum {
 	NP_F_LEASE_RETURN_DELAY,
 	NP_F_MED_FREE_DELAY,
 	NP_F_DOWN_DELAY,
+	NP_F_DRAIN_READ_DELAY,
 	NP_F_POLLER_STALL,
 	NP_F_NR
 };
@@ -65,6 +70,7 @@ static struct np_fault np_faults[NP_F_NR] = {
 	[NP_F_LEASE_RETURN_DELAY]  = { "lease_return_delay", FAULT_ATTR_INITIALIZER },
 	[NP_F_MED_FREE_DELAY]	   = { "med_free_delay", FAULT_ATTR_INITIALIZER },
 	[NP_F_DOWN_DELAY]	   = { "down_delay", FAULT_ATTR_INITIALIZER },
+	[NP_F_DRAIN_READ_DELAY]	   = { "drain_read_delay", FAULT_ATTR_INITIALIZER },
 	[NP_F_POLLER_STALL]	   = { "poller_stall", FAULT_ATTR_INITIALIZER },
 };
 
@@ -137,6 +143,11 @@ void np_inject_poller_stall(unsigned int id)
 void np_inject_down(void)
 {
 	np_fail_delay(NP_F_DOWN_DELAY);
+}
+
+void np_inject_drain_read(void)
+{
+	np_fail_delay(NP_F_DRAIN_READ_DELAY);
 }
 
 void np_inject_init(void)

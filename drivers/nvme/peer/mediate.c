@@ -865,6 +865,8 @@ bool np_med_idle(struct nvme_peer_queue *q)
 
 	mutex_lock(&np_med_lock);
 	m = q->med;
+	if (m)
+		np_inject_drain_read();	/* a release waits: np_med_lock */
 	idle = !m || !m->mp.hcq || np_mp_idle(&m->mp);
 	mutex_unlock(&np_med_lock);
 	return idle;

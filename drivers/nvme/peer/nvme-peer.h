@@ -466,6 +466,7 @@ void np_inject_lease_returned(void);
 void np_inject_med_free(void);
 void np_inject_poller_stall(unsigned int id);
 void np_inject_down(void);
+void np_inject_drain_read(void);
 void np_inject_init(void);
 void np_inject_exit(void);
 struct dentry;
@@ -485,6 +486,7 @@ static inline void np_inject_lease_returned(void) { }
 static inline void np_inject_med_free(void) { }
 static inline void np_inject_poller_stall(unsigned int id) { }
 static inline void np_inject_down(void) { }
+static inline void np_inject_drain_read(void) { }
 static inline void np_inject_init(void) { }
 static inline void np_inject_exit(void) { }
 #endif

@@ -221,6 +221,38 @@ static int np_stalling(void)
 	       buf[0] == 'Y';
 }
 
+/*
+ * Issue 20, item 5, the window itself: the fence's drain takes a queue's
+ * mediation state, then reads the hardware CQ through it; that read is
+ * held 500 ms (fault injection drain_read_delay) while the owner releases
+ * the queue, whose free of the state takes np_med_lock, held by the read:
+ * the release waits, the fence ends, nothing freed is read.  Before, the
+ * drain took q->med without the lock and read it after taking it: with
+ * the same 500 ms between the two, the release freed the state under it
+ * (KASAN: use-after-free in np_med_idle; the commit says how that was
+ * run).
+ */
+TEST(release_during_a_drain_read)
+{
+	struct np_busy b;
+	pthread_t t;
+	void *ret;
+
+	if (np_no_slow())
+		SKIP(return, "%s", np_no_slow());
+	ASSERT_EQ(0, np_busy_file(&b, "dread", 63, 20));
+	ASSERT_EQ(0, np_inject("drain_read_delay", 1, 500));
+	ASSERT_EQ(0, pthread_create(&t, NULL, np_truncate_thread, &b.file));
+	usleep(200000);		/* the drain's first read is held */
+	np_unmap_all(&b.m);
+	close(b.fd);		/* release: its free waits for the read */
+	ASSERT_EQ(0, pthread_join(t, &ret));
+	np_inject("drain_read_delay", 0, 0);
+	EXPECT_EQ(0, (long)ret);
+	close(b.file);
+	free(b.ext);
+}
+
 static void *np_close_thread(void *arg)
 {
 	close(*(int *)arg);
