@@ -18,6 +18,7 @@
  * written through the old one, 1 otherwise.  Built by the selftests'
  * Makefile (it uses their helpers), which vm-run copies into the VM.
  */
+#define _GNU_SOURCE
 #include <poll.h>
 #include <linux/nvme_peer.h>
 
