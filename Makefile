@@ -8,7 +8,7 @@
 #                   into nvme-peer.ko (what make check and its VMs use)
 #   make check      the single gate: sparse, checkpatch, KUnit and kselftests in
 #                   QEMU; prints "N passed, N failed, N skipped"
-#   make demo       boot the switch topology and show a peer queue at work
+#   make demo       boot the two-ctrl topology and tell a peer queue's story
 #   make bench      the performance report (native and in a perf-kernel VM):
 #                   bench/results/<date>-<machine>/; not part of make check
 #

@@ -36,7 +36,8 @@
  *              buffer to the importer's side on map does
  *
  * np_accel_write() lets np-client have the edu device, not the CPU, write
- * SQEs and ring doorbells.
+ * SQEs and ring doorbells; np_accel_dmabuf() gives np-client a buffer of
+ * the accelerator's memory, as the debugfs file dmabuf gives a process one.
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -355,45 +356,68 @@ static const struct dma_buf_ops npa_dmabuf_ops = {
 	.mmap = npa_mmap,
 };
 
-static ssize_t dmabuf_read(struct file *file, char __user *ubuf, size_t count,
-			   loff_t *ppos)
+/**
+ * np_accel_dmabuf() - export @size bytes of the accelerator's memory
+ * @size: bytes, a page multiple
+ *
+ * What the debugfs file dmabuf does, for a driver in the kernel (np-client
+ * playing the accelerator's driver, which hands its own memory to
+ * nvme-peer): a new dynamic dma-buf of ivshmem BAR memory, zeroed.
+ *
+ * Return: the buffer (one reference: dma_buf_put() it), -ENODEV without
+ * ivshmem or for a bad size, -ENOMEM, or dma_buf_export()'s error.
+ */
+struct dma_buf *np_accel_dmabuf(size_t size)
 {
 	DEFINE_DMA_BUF_EXPORT_INFO(info);
+	struct dma_buf *dmabuf;
 	struct npa_buf *b;
-	char buf[16];
-	int fd, len;
 
-	if (*ppos)
-		return 0;
-	if (!ivshmem_pdev || !npa_buf_size || !PAGE_ALIGNED(npa_buf_size))
-		return -ENODEV;
+	if (!ivshmem_pdev || !size || !PAGE_ALIGNED(size))
+		return ERR_PTR(-ENODEV);
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
-		return -ENOMEM;
-	b->size = npa_buf_size;
+		return ERR_PTR(-ENOMEM);
+	b->size = size;
 	b->vaddr = pci_alloc_p2pmem(ivshmem_pdev, b->size);
 	if (!b->vaddr) {
 		kfree(b);
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	}
 	memset(b->vaddr, 0, b->size);
 	info.ops = &npa_dmabuf_ops;
 	info.size = b->size;
 	info.flags = O_RDWR;
 	info.priv = b;
-	b->dmabuf = dma_buf_export(&info);
-	if (IS_ERR(b->dmabuf)) {
-		fd = PTR_ERR(b->dmabuf);
+	dmabuf = dma_buf_export(&info);
+	if (IS_ERR(dmabuf)) {
 		pci_free_p2pmem(ivshmem_pdev, b->vaddr, b->size);
 		kfree(b);
-		return fd;
+		return dmabuf;
 	}
+	b->dmabuf = dmabuf;
 	mutex_lock(&npa_bufs_lock);
 	list_add(&b->node, &npa_bufs);
 	mutex_unlock(&npa_bufs_lock);
-	fd = dma_buf_fd(b->dmabuf, O_CLOEXEC);
+	return dmabuf;
+}
+EXPORT_SYMBOL_GPL(np_accel_dmabuf);
+
+static ssize_t dmabuf_read(struct file *file, char __user *ubuf, size_t count,
+			   loff_t *ppos)
+{
+	struct dma_buf *dmabuf;
+	char buf[16];
+	int fd, len;
+
+	if (*ppos)
+		return 0;
+	dmabuf = np_accel_dmabuf(npa_buf_size);
+	if (IS_ERR(dmabuf))
+		return PTR_ERR(dmabuf);
+	fd = dma_buf_fd(dmabuf, O_CLOEXEC);
 	if (fd < 0) {
-		dma_buf_put(b->dmabuf);
+		dma_buf_put(dmabuf);
 		return fd;
 	}
 	len = scnprintf(buf, sizeof(buf), "%d\n", fd);

@@ -8,7 +8,10 @@
  *
  * debugfs (np-client/):
  *   reserve  write "CTRL NSID DEPTH SQ CQ DATA DATA_SIZE PEER [MODE [OPS [EXT]]]":
- *            placements are host|cmb|peer|none, PEER is a PCI name or
+ *            placements are host|cmb|peer|none, and for DATA also accel:
+ *            a new dma-buf of the accelerator's memory (np-accel's
+ *            ivshmem BAR, as a GPU driver hands nvme-peer its VRAM;
+ *            peer-to-peer required).  PEER is a PCI name or
  *            "cpu", MODE mediated (default) or direct, OPS the opcodes a
  *            mediated queue may use as letters r, w, f, z (Write Zeroes),
  *            d (DSM); default "rwf"; EXT "SLBA+NLB" the one LBA range
@@ -33,6 +36,7 @@
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
+#include <linux/dma-buf.h>
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/nvme.h>
@@ -129,6 +133,7 @@ struct npc_req {
 	struct nvme_peer_extent extent;
 	struct nvme_peer_params p;
 	struct file *file;
+	struct dma_buf *dmabuf;
 };
 
 /*
@@ -206,10 +211,23 @@ static ssize_t npc_reserve(struct npc_req *r, const char __user *ubuf,
 	if (ret)
 		return ret;
 	if (npc_placement(r->sq, &p->sq_placement) ||
-	    npc_placement(r->cq, &p->cq_placement) ||
-	    npc_placement(r->data, &p->data_placement))
+	    npc_placement(r->cq, &p->cq_placement))
 		return -EINVAL;
 	p->data_size = size;
+	if (!strcmp(r->data, "accel")) {
+		r->dmabuf = np_accel_dmabuf(size);
+		if (IS_ERR(r->dmabuf)) {
+			ret = PTR_ERR(r->dmabuf);
+			r->dmabuf = NULL;
+			return ret;
+		}
+		p->data_placement = NVME_PEER_PLACE_DMABUF;
+		p->data_buf.dmabuf = r->dmabuf;
+		p->data_buf.length = size;
+		p->require_p2p = true;
+	} else if (npc_placement(r->data, &p->data_placement)) {
+		return -EINVAL;
+	}
 	if (strcmp(r->peer, "cpu")) {
 		peer_dev = bus_find_device_by_name(&pci_bus_type, NULL,
 						   r->peer);
@@ -268,8 +286,11 @@ static ssize_t reserve_write(struct file *file, const char __user *ubuf,
 	if (!r)
 		return -ENOMEM;
 	ret = npc_reserve(r, ubuf, count);
-	if (r->file)		/* the reservation holds its own reference */
+	/* the reservation holds its own references */
+	if (r->file)
 		filp_close(r->file, NULL);
+	if (r->dmabuf)
+		dma_buf_put(r->dmabuf);
 	kfree(r);
 	return ret;
 }
@@ -553,3 +574,4 @@ module_init(npc_init);
 module_exit(npc_exit);
 MODULE_DESCRIPTION("nvme-peer test client: the CPU as a peer");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(DMA_BUF);

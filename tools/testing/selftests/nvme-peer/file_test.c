@@ -410,6 +410,51 @@ TEST(reallocated_blocks_never_readable)
 	close(g);
 }
 
+/*
+ * An in-kernel owner whose data buffer is a dma-buf of the accelerator's
+ * memory (np-client's "accel", np-accel's ivshmem BAR: what make demo's
+ * edu device reads into): a Read of the bound file lands there, and only
+ * there.
+ */
+TEST(client_reads_the_file_into_accelerator_memory)
+{
+	char want[4096], got[8192], buf[32];
+	__u64 slba[8], nlb[8];
+	int file, data, qid;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	if (np_sys("modprobe np-client"))
+		SKIP(return, "no np-client module");
+	file = np_mkfile("into-accel", MIB, 31);
+	ASSERT_LE(0, file);
+	ASSERT_LT(0, np_fiemap(file, 0, slba, nlb, 8));
+	ASSERT_EQ(-1, np_client_last_qid());	/* none of other tests' */
+	ASSERT_EQ(0, np_write(NP_DBG_CLIENT "/reserve",
+			      "%s %d 16 %s %s accel 8192 cpu mediated r file=%s/into-accel,0,%d,r",
+			      np_ctrl(), FS_NS, "host", "host", MNT, MIB));
+	qid = np_client_last_qid();
+	ASSERT_LT(0, qid);
+	snprintf(buf, sizeof(buf), "q%d/data_placement", qid);
+	ASSERT_EQ(0, np_read(np_peer_file(buf), buf, sizeof(buf)));
+	EXPECT_STREQ("dmabuf", buf);
+	snprintf(buf, sizeof(buf), "q%d/data_location", qid);
+	ASSERT_EQ(0, np_read(np_peer_file(buf), buf, sizeof(buf)));
+	EXPECT_STREQ("p2p", buf);
+
+	ASSERT_EQ(0, np_write(NP_DBG_CLIENT "/io", "%d r %llu 8 0", qid,
+			      slba[0]));
+	ASSERT_EQ((ssize_t)sizeof(want), pread(file, want, sizeof(want), 0));
+	data = open(NP_DBG_CLIENT "/data", O_RDONLY);
+	ASSERT_LE(0, data);
+	EXPECT_EQ((ssize_t)sizeof(got), read(data, got, sizeof(got)));
+	close(data);
+	EXPECT_EQ(0, memcmp(want, got, sizeof(want)));
+	EXPECT_EQ(0, np_write(NP_DBG_CLIENT "/release", "%d", qid));
+	close(file);
+	unlink(MNT "/into-accel");
+}
+
 TEST(rw_binding_writes_reach_the_file)
 {
 	struct nvme_peer_file_extent *ext;
