@@ -187,7 +187,6 @@ static int np_cfs_reserve(struct np_cfs_res *r)
 	r->q = q;
 	r->generation++;
 	r->error = 0;
-	r->reason = NVME_PEER_REASON_NONE;
 	return 0;
 }
 
@@ -818,11 +817,14 @@ static ssize_t np_cfs_reason_show(struct config_item *item, char *page)
 	enum nvme_peer_reason reason;
 	enum np_qstate state;
 
+	/* the current reservation's if it ended, else the last one's */
 	mutex_lock(&r->lock);
-	if (r->q)
+	reason = r->reason;
+	if (r->q) {
 		np_queue_snapshot(r->q, &state, &reason);
-	else
-		reason = r->reason;
+		if (state == NP_Q_ACTIVE)
+			reason = r->reason;
+	}
 	mutex_unlock(&r->lock);
 	return sprintf(page, "%s\n", np_reason_name(reason));
 }

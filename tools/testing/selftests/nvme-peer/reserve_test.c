@@ -279,6 +279,9 @@ TEST_F(np, admin_intent_is_fixed_while_enabled)
 	EXPECT_STREQ("32", buf);
 	ASSERT_EQ(0, np_cfs_read(c->name, "fixed", "generation", buf, sizeof(buf)));
 	EXPECT_STREQ("2", buf);
+	/* the first ended by the administrator's disable */
+	ASSERT_EQ(0, np_cfs_read(c->name, "fixed", "reason", buf, sizeof(buf)));
+	EXPECT_STREQ("admin", buf);
 	EXPECT_EQ(0, np_cfs_remove(c->name, "fixed"));
 	EXPECT_EQ(c->nr, np_attr(c, "free"));
 }

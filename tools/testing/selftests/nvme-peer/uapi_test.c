@@ -704,6 +704,9 @@ TEST(reset_brings_a_named_reservation_back)
 				 "2", 30));
 	ASSERT_EQ(0, np_wait_for(np_cfs_path(ctrl, "tenant", "state"),
 				 "active", 30));
+	/* why the last one ended, while the next is active */
+	ASSERT_EQ(0, np_cfs_read(ctrl, "tenant", "reason", buf, sizeof(buf)));
+	EXPECT_STREQ("reset", buf);
 	fd = np_open();
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, np_attach_name(fd, "tenant"));
