@@ -239,6 +239,9 @@ nvme1/c	nsid=2	peer=0000:03:00.0	uid=1000	gid=-1	enable=0
 EOT
 run 0 "restore --check: a good file" "$np" restore --check "$T/good.conf"
 has "$T/out" "good.conf: 3 reservations, valid" "restore --check counts them"
+here=$(dirname "$(realpath "$0")")
+run 0 "restore --check: contrib/nvme-peer.conf.example" \
+	"$np" restore --check "$here/../contrib/nvme-peer.conf.example"
 # A plain directory has no attribute files: writing nsid fails with ENOENT,
 # as a kernel step can fail, and restore undoes what it made.
 printf 'nvme0/a enable=0\nnvme1/b enable=0\nnvme0/c nsid=1 enable=1\n' > "$T/fail.conf"
