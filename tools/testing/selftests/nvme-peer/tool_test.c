@@ -179,23 +179,41 @@ static int write_file(const char *path, const char *text)
 	return n == (ssize_t)strlen(text) ? 0 : -EIO;
 }
 
+/* Every test: SKIP without the module or the command; nothing left */
+FIXTURE(tool) {
+};
+
+FIXTURE_SETUP(tool)
+{
+	const char *why = tool_missing();
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, tool("delete --all")) TH_LOG("%s", tool_err());
+}
+
+FIXTURE_TEARDOWN(tool)
+{
+	if (!tool_missing())
+		tool("delete --all");
+}
+
+/* module reloads, KUnit suites at load and resets under TCG take time */
+#define NP_TOOL_TIMEOUT 300
+
 /*
  * save -> delete --all -> rmmod nvme-peer -> modprobe nvme-peer -> restore:
  * list --json is the same but for live_qid and generation (a new module
  * numbers both afresh), and save writes the same lines.
  */
-TEST(save_unload_restore)
+TEST_F_TIMEOUT(tool, save_unload_restore, NP_TOOL_TIMEOUT)
 {
 	static char before[NP_BUF], after[NP_BUF], save1[NP_BUF];
 	static char save2[NP_BUF], tree[NP_BUF];
-	const char *why = tool_missing();
 	char *p;
 
-	if (why)
-		SKIP(return, "%s", why);
 	/* its reservations would not come back: not ours to restore */
 	np_sys("rmmod np-client 2>/dev/null");
-	ASSERT_EQ(0, tool("delete --all"));
 	ASSERT_EQ(0, tool("create %s/ro nsid=1 depth=32 enable=1", np_ctrl()))
 		TH_LOG("%s", tool_err());
 	ASSERT_EQ(0, tool("create %s/rw nsid=1 opcodes=read,write %s uid=%d gid=%d enable=1",
@@ -265,16 +283,12 @@ static void restore_bad(struct __test_metadata *_metadata, const char *line,
 	EXPECT_STREQ(q0, q_snapshot(q1));
 }
 
-TEST(restore_bad_files)
+TEST_F_TIMEOUT(tool, restore_bad_files, NP_TOOL_TIMEOUT)
 {
 	char line[9000], msg[64];
-	const char *why = tool_missing();
 	const char *c = np_ctrl();
 	int n;
 
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, tool("delete --all"));
 	/* an existing reservation stays as it is */
 	ASSERT_EQ(0, tool("create %s/keep nsid=1", c));
 
@@ -331,16 +345,12 @@ static int unprivileged_child(void)
 	return fails;
 }
 
-TEST(unprivileged)
+TEST_F_TIMEOUT(tool, unprivileged, NP_TOOL_TIMEOUT)
 {
 	static char cfg0[NP_BUF], cfg1[NP_BUF];
-	const char *why = tool_missing();
 	int status;
 	pid_t pid;
 
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, tool("delete --all"));
 	ASSERT_EQ(0, tool("create %s/shared nsid=1 uid=%d enable=1", np_ctrl(),
 			  NP_UID)) TH_LOG("%s", tool_err());
 	cfg_snapshot(cfg0);
@@ -382,18 +392,14 @@ static int watch_wait(pid_t pid)
 }
 
 /* A reset: watch prints the revocation; it comes back, generation 2 */
-TEST(watch_reset)
+TEST_F_TIMEOUT(tool, watch_reset, NP_TOOL_TIMEOUT)
 {
 	static char out[NP_BUF];
-	const char *why = tool_missing();
 	char dir[256], name[64];
 	pid_t pid;
 
-	if (why)
-		SKIP(return, "%s", why);
 	snprintf(dir, sizeof(dir), NP_CFG "/%s/w", np_ctrl());
 	snprintf(name, sizeof(name), "\"name\":\"%s/w\"", np_ctrl());
-	ASSERT_EQ(0, tool("delete --all"));
 	ASSERT_EQ(0, tool("create %s/w nsid=1 enable=1", np_ctrl()));
 	pid = watch_start("/tmp/np-watch.out");
 	ASSERT_LE(0, pid);
