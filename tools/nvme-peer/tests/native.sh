@@ -171,11 +171,11 @@ attr "$T/cfg/nvme0/t2/extents" 0+100,200+50
 # -- watch -------------------------------------------------------------------
 "$np" watch --count 2 --timeout 10 > "$T/watch" 2>&1 &
 wpid=$!
-sleep 0.5
+sleep 1
 attr "$T/cfg/nvme0/t1/state" waiting
 attr "$T/cfg/nvme0/t1/reason" reset
 attr "$T/cfg/nvme0/t1/live_qid" 0
-sleep 0.5
+sleep 1
 attr "$T/cfg/nvme0/t1/state" active
 attr "$T/cfg/nvme0/t1/live_qid" 6
 attr "$T/cfg/nvme0/t1/generation" 2
@@ -188,7 +188,7 @@ has "$T/watch" 'Z recreated  *nvme0/t1 state=active reason=reset qid=6 generatio
 run 6 "watch --timeout before --count" "$np" watch --count 1 --timeout 1
 "$np" watch --json --count 1 --timeout 10 > "$T/watch" 2>&1 &
 wpid=$!
-sleep 0.5
+sleep 1
 rm -rf "$T/sys/nvme0/peer/q7"
 wait $wpid
 ok $? "watch --json --count 1"
