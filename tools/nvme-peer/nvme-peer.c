@@ -455,10 +455,13 @@ static const char * const np_opcodes[] = {
 	"flush", "write", "read", "write_zeroes", "dsm", NULL
 };
 
+/* "" is valid: the kernel's default (Read only) */
 static int np_valid_opcodes(const char *s, char *why, size_t len)
 {
 	const char *p = s;
 
+	if (!*s)
+		return 0;
 	for (;;) {
 		size_t n = strcspn(p, ",");
 
@@ -1381,8 +1384,9 @@ static int np_cmd_save(int argc, char **argv)
 		const struct np_entry *e = &l.v[i];
 
 		fprintf(f, "%s/%s", e->ctrl, e->name);
+		/* an empty value is the default where one is valid */
 		for (k = 0; k < NP_ENABLE; k++)
-			if (strcmp(e->val[k], np_keys[k].def))
+			if (e->val[k][0] && strcmp(e->val[k], np_keys[k].def))
 				fprintf(f, " %s=%s", np_keys[k].name,
 					e->val[k]);
 		fprintf(f, " enable=%s\n", e->val[NP_ENABLE]);

@@ -90,6 +90,7 @@ has "$T/err" "nsid: 'one' is not a number" "create: bad number named"
 run 2 "create: key twice" "$np" create nvme0/t1 nsid=1 nsid=2
 run 2 "create: bad placement" "$np" create nvme0/t1 nsid=1 sq_placement=gpu
 run 2 "create: bad opcode" "$np" create nvme0/t1 nsid=1 opcodes=read,erase
+run 2 "create: empty opcode in a list" "$np" create nvme0/t1 nsid=1 opcodes=read,
 run 2 "create: bad extents" "$np" create nvme0/t1 nsid=1 extents=0+8,9
 run 2 "create: bad peer" "$np" create nvme0/t1 nsid=1 peer=gpu0
 run 2 "create: relative file" "$np" create nvme0/t1 nsid=1 file=data
@@ -114,6 +115,7 @@ attr "$T/cfg/nvme0/t2/uid" 1000
 attr "$T/cfg/nvme0/t2/state" waiting
 attr "$T/cfg/nvme0/t2/reason" reset
 fake_res nvme1/off
+attr "$T/cfg/nvme1/off/opcodes" ""
 attr "$T/cfg/nvme1/off/enable" 0
 attr "$T/cfg/nvme1/off/state" disabled
 attr "$T/cfg/nvme1/off/generation" 0
