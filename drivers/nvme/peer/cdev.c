@@ -2,9 +2,10 @@
 /*
  * nvme-peer: /dev/nvme-peer, the door for user space (GPU and accelerator
  * runtimes).  One open file is good for one reservation: reserved by a
- * privileged process, or attached to one an administrator provisioned in
- * sysfs for a uid/gid.  Once that is released the file is spent (-EBUSY):
- * its old mappings must never reach a later reservation's memory.  See
+ * privileged process, or attached (by qid or by name) to one an
+ * administrator provisioned in configfs for a uid/gid.  Once that is
+ * released the file is spent (-EBUSY): its old mappings must never reach a
+ * later reservation's memory.  See
  * include/uapi/linux/nvme_peer.h and Documentation/nvme/peer-queues.rst.
  *
  * Each file gets its own 4 GiB window of mmap offsets (id << 32), so a
@@ -46,7 +47,7 @@ struct np_file {
 	struct rw_semaphore map_lock;
 	struct nvme_peer_queue *q;
 	struct nvme_peer_ctrl *pctrl;
-	bool attached;			/* to a sysfs reservation */
+	bool attached;			/* to an administrator's reservation */
 	bool spent;			/* held one: no second reservation */
 	bool revoked;
 	struct address_space *mapping;
@@ -313,6 +314,20 @@ out_free_params:
 	return ret;
 }
 
+/* The shape of an ATTACH: a qid, or a name that could name a reservation. */
+static int np_attach_arg(const struct nvme_peer_attach *a)
+{
+	if (a->flags & ~NVME_PEER_ATTACH_BY_NAME)
+		return -EINVAL;
+	if (!(a->flags & NVME_PEER_ATTACH_BY_NAME))
+		return !a->qid || a->qid > U16_MAX ||
+		       memchr_inv(a->name, 0, sizeof(a->name)) ? -EINVAL : 0;
+	if (a->qid || !memchr(a->name, '\0', sizeof(a->name)) ||
+	    !np_cfs_name_ok(a->name))
+		return -EINVAL;
+	return 0;
+}
+
 static int np_ioc_attach(struct np_file *f, void __user *uarg)
 {
 	struct nvme_peer_attach a;
@@ -325,14 +340,16 @@ static int np_ioc_attach(struct np_file *f, void __user *uarg)
 			  &usize);
 	if (ret)
 		return ret;
-	if (a.flags || !a.qid || a.qid > U16_MAX)
-		return -EINVAL;
+	ret = np_attach_arg(&a);
+	if (ret)
+		return ret;
 	if (f->spent)
 		return -EBUSY;
 	pctrl = np_ctrl_get_by_instance(a.ctrl);
 	if (!pctrl)
 		return -ENODEV;
-	q = np_attach(pctrl, a.qid, np_file_revoke, f);
+	q = np_attach(pctrl, a.qid, a.flags & NVME_PEER_ATTACH_BY_NAME ?
+		      a.name : NULL, np_file_revoke, f);
 	if (IS_ERR(q)) {
 		nvme_peer_ctrl_put(pctrl);
 		return PTR_ERR(q);
@@ -768,10 +785,10 @@ static void np_uapi_layout(void)
 	NP_AT(reserve, file_access, 84); NP_AT(reserve, file_off, 88);
 	NP_AT(reserve, file_len, 96); NP_AT(reserve, sq_buf, 104);
 	NP_AT(reserve, cq_buf, 128); NP_AT(reserve, data_buf, 152);
-	NP_SIZE(attach, NVME_PEER_ATTACH_SIZE_VER0);
+	NP_SIZE(attach, NVME_PEER_ATTACH_SIZE_VER1);
 	NP_IOC(ATTACH, NVME_PEER_ATTACH_SIZE_VER0);
 	NP_AT(attach, size, 0); NP_AT(attach, flags, 4); NP_AT(attach, ctrl, 8);
-	NP_AT(attach, qid, 12);
+	NP_AT(attach, qid, 12); NP_AT(attach, name, 16);
 	NP_SIZE(info, NVME_PEER_INFO_SIZE_VER0);
 	NP_IOC(QUERY, NVME_PEER_INFO_SIZE_VER0);
 	NP_AT(info, size, 0); NP_AT(info, flags, 4); NP_AT(info, ctrl, 8);

@@ -65,7 +65,7 @@ static const struct kobj_type np_queue_ktype = {
  * CMB or without the CMBSZ support bit for that use).
  *
  * The one semantic gate: every door (nvme_peer_reserve(), the RESERVE
- * ioctl, sysfs's create) checks only the shape of what it got and comes
+ * ioctl, configfs's enable) checks only the shape of what it got and comes
  * here, through np_reserve(), before anything is looked up, leased or
  * allocated; each part checks the fields it owns.
  */
@@ -344,7 +344,9 @@ static struct nvme_peer_queue *np_queue_new(struct nvme_peer_ctrl *pctrl,
 	kref_get(&pctrl->ref);
 	q->owner = owner;
 	if (prov) {
-		q->provisioned = true;
+		strscpy(q->name, prov->name, sizeof(q->name));
+		q->generation = prov->generation;
+		q->provisioned = prov->attachable;
 		q->uid = prov->uid;
 		q->gid = prov->gid;
 	}
@@ -518,52 +520,25 @@ out_unlock:
 	return ERR_PTR(ret);
 }
 
-static struct nvme_peer_queue *np_find_qid(struct nvme_peer_ctrl *pctrl,
-					   u16 qid)
+/*
+ * The reservation with @qid, or named @name: the active one of that name
+ * if there is one (a revoked generation may still be held by a process).
+ */
+static struct nvme_peer_queue *np_find(struct nvme_peer_ctrl *pctrl, u16 qid,
+				       const char *name)
 {
-	struct nvme_peer_queue *q;
+	struct nvme_peer_queue *q, *found = NULL;
 
 	lockdep_assert_held(&pctrl->lock);
-	list_for_each_entry(q, &pctrl->queues, node)
-		if (q->qid == qid && q->state != NP_Q_RELEASED)
+	list_for_each_entry(q, &pctrl->queues, node) {
+		if (q->state == NP_Q_RELEASED ||
+		    (name ? strcmp(q->name, name) : q->qid != qid))
+			continue;
+		if (q->state == NP_Q_ACTIVE)
 			return q;
-	return NULL;
-}
-
-/**
- * np_delete_qid() - an administrator deletes a reservation
- * @pctrl: the controller
- * @qid: the reservation's qid
- * @owner: %NP_OWNER_SYSFS
- *
- * A reservation the administrator made is released; one a driver or a
- * process holds is revoked, and stays until its owner releases it.
- *
- * Return: 0, or -ENOENT when no reservation has @qid.
- */
-int np_delete_qid(struct nvme_peer_ctrl *pctrl, u16 qid, enum np_owner owner)
-{
-	struct nvme_peer_queue *q;
-	struct np_bind *b;
-	bool owned;
-
-	mutex_lock(&pctrl->lock);
-	q = np_find_qid(pctrl, qid);
-	if (!q) {
-		mutex_unlock(&pctrl->lock);
-		return -ENOENT;
+		found = q;
 	}
-	owned = q->owner == owner;
-	kobject_get(&q->kobj);
-	b = np_bind_get(q->bind);
-	np_revoke_locked(q, owned ? NP_EV_RELEASE : NP_EV_REVOKE,
-			 NVME_PEER_REASON_ADMIN);
-	mutex_unlock(&pctrl->lock);
-	if (owned)
-		kobject_put(&q->kobj);	/* the owner's reference */
-	kobject_put(&q->kobj);
-	np_bind_sync(b);
-	return 0;
+	return found;
 }
 
 unsigned int np_free_qids(struct nvme_peer_ctrl *pctrl)
@@ -589,30 +564,32 @@ void np_queue_snapshot(struct nvme_peer_queue *q, enum np_qstate *state,
 /**
  * np_attach() - let a process drive a reservation an administrator made
  * @pctrl: the controller
- * @qid: the reservation
+ * @qid: the reservation's qid, when @name is NULL
+ * @name: the reservation's name (its configfs directory), or NULL
  * @revoke: called once if it is revoked while attached
  * @priv: for @revoke
  *
  * Return: the reservation with a reference for the caller, or an ERR_PTR:
- * -ENOENT (no reservation with @qid), -EACCES (not made with uid=/gid= in
- * sysfs, or made for another user or group), -EPERM (a direct-mode
- * reservation and the caller lacks CAP_SYS_RAWIO), -EBUSY (attached
- * already), -ENXIO (revoked).
+ * -ENOENT (no such reservation), -EACCES (made without uid or gid, or for
+ * another user or group), -EPERM (a direct-mode reservation and the caller
+ * lacks CAP_SYS_RAWIO), -EBUSY (attached already), -ENXIO (revoked; a
+ * reservation revoked by a reset comes back under its name).
  */
 struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
-				  nvme_peer_revoke_fn revoke, void *priv)
+				  const char *name, nvme_peer_revoke_fn revoke,
+				  void *priv)
 {
 	struct nvme_peer_queue *q;
 	int ret = 0;
 
 	mutex_lock(&pctrl->lock);
-	q = np_find_qid(pctrl, qid);
+	q = np_find(pctrl, qid, name);
 	if (!q) {
 		mutex_unlock(&pctrl->lock);
 		return ERR_PTR(-ENOENT);
 	}
 	spin_lock(&pctrl->state_lock);
-	if (q->owner != NP_OWNER_SYSFS || !q->provisioned ||
+	if (q->owner != NP_OWNER_ADMIN || !q->provisioned ||
 	    (uid_valid(q->uid) && !uid_eq(q->uid, current_fsuid())) ||
 	    (gid_valid(q->gid) && !in_group_p(q->gid)))
 		ret = -EACCES;
@@ -799,16 +776,29 @@ EXPORT_SYMBOL_GPL(nvme_peer_revoked);
  */
 void nvme_peer_release(struct nvme_peer_queue *q)
 {
+	np_release(q, NVME_PEER_REASON_RELEASE);
+}
+EXPORT_SYMBOL_GPL(nvme_peer_release);
+
+/**
+ * np_release() - the owner gives a reservation back
+ * @q: the reservation; the owner's reference is dropped
+ * @reason: what a process attached to it is told, if it is still active
+ *
+ * nvme_peer_release() with a reason: an administrator's delete is
+ * %NVME_PEER_REASON_ADMIN.
+ */
+void np_release(struct nvme_peer_queue *q, enum nvme_peer_reason reason)
+{
 	struct nvme_peer_ctrl *pctrl = q->pctrl;
 	struct np_bind *b = np_bind_get(q->bind);
 
 	mutex_lock(&pctrl->lock);
-	np_revoke_locked(q, NP_EV_RELEASE, NVME_PEER_REASON_RELEASE);
+	np_revoke_locked(q, NP_EV_RELEASE, reason);
 	mutex_unlock(&pctrl->lock);
 	kobject_put(&q->kobj);
 	np_bind_sync(b);
 }
-EXPORT_SYMBOL_GPL(nvme_peer_release);
 
 #if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
 #include "core_kunit.c"

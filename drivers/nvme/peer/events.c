@@ -72,6 +72,7 @@ static void np_ctrl_live(struct nvme_ctrl *ctrl)
 		pctrl->live = true;
 		spin_unlock(&pctrl->state_lock);
 		np_queue_free_work(pctrl);
+		np_cfs_ctrl_live(pctrl);	/* what a reset revoked comes back */
 		nvme_peer_ctrl_put(pctrl);
 		return;
 	}
@@ -169,15 +170,16 @@ static bool np_ctrl_has_hw(struct nvme_peer_ctrl *pctrl)
  * already), or nvme-peer is unloading (it may be live: its queues are
  * deleted).  Whichever comes second waits until the first is done, so
  * REMOVED does not return while admin commands may still be sent.
- * Queues an administrator made go with it; a driver's queue stays revoked,
- * with its host and peer memory, until the driver releases it.
+ * The administrator's intents let go of their reservations first; a
+ * driver's or a process's queue stays revoked, with its host and peer
+ * memory, until its owner releases it.
  */
 static void np_ctrl_forget(struct nvme_peer_ctrl *pctrl,
 			   enum nvme_peer_reason reason)
 {
 	struct nvme_peer_queue *q, *next;
-	bool sysfs_owned;
 
+	np_cfs_ctrl_gone(pctrl, reason);
 	mutex_lock(&pctrl->forget_lock);
 	if (pctrl->forgotten) {
 		mutex_unlock(&pctrl->forget_lock);
@@ -190,13 +192,8 @@ static void np_ctrl_forget(struct nvme_peer_ctrl *pctrl,
 
 	mutex_lock(&pctrl->lock);
 	list_for_each_entry_safe(q, next, &pctrl->queues, node) {
-		sysfs_owned = q->owner == NP_OWNER_SYSFS &&
-			      q->state != NP_Q_RELEASED;
 		kobject_get(&q->kobj);
-		np_revoke_locked(q, sysfs_owned ? NP_EV_RELEASE : NP_EV_REVOKE,
-				 reason);
-		if (sysfs_owned)
-			kobject_put(&q->kobj);	/* the owner's reference */
+		np_revoke_locked(q, NP_EV_REVOKE, reason);
 		kobject_put(&q->kobj);
 	}
 	if (reason == NVME_PEER_REASON_REMOVED) {

@@ -9,7 +9,8 @@
  * PCI bus report, admin.c the admin commands, core.c reservations, fence.c
  * revocation and the fence every cause shares, file.c and dmabuf.c two of
  * those causes, mem.c placement, mediate.c, medpass.c and guard.c mediated
- * mode, sysfs.c and cdev.c the administrator's and the processes' doors.
+ * mode, configfs.c the administrator's intents, sysfs.c the state, cdev.c
+ * the processes' door.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -35,9 +36,14 @@ static int __init nvme_peer_init(void)
 	ret = np_events_init();
 	if (ret)
 		goto out_cdev_exit;
+	ret = np_cfs_init();
+	if (ret)
+		goto out_events_exit;
 	np_inject_init();
 	return 0;
 
+out_events_exit:
+	np_events_exit();
 out_cdev_exit:
 	np_cdev_exit();
 out_med_exit:
@@ -48,13 +54,15 @@ out_fence_exit:
 }
 
 /*
- * The doors close first (no new reservation), then every controller is
+ * The doors close first (no new reservation; configfs holds the module
+ * while an administrator's intent exists), then every controller is
  * forgotten and the events stop; the work those events queued drains with
  * np_wq, and the pollers go last.
  */
 static void __exit nvme_peer_exit(void)
 {
 	np_inject_exit();
+	np_cfs_exit();
 	np_cdev_exit();
 	np_events_exit();
 	np_fence_exit();

@@ -4,6 +4,9 @@
  *
  * Lock order, outer first (the one table; code asserts with lockdep):
  *
+ *   np_cfs_lock           mutex (configfs.c): the list of intents
+ *   r->lock               mutex (configfs.c): one intent, its enabling and
+ *                         re-creation, which reserve and release under it
  *   np_ctrls_lock         mutex: adding and removing controllers; lookups
  *                         of np_ctrls run under RCU
  *   pctrl->forget_lock    mutex: np_ctrl_forget() runs once
@@ -66,23 +69,12 @@ enum np_qevent {
 /* Who holds a reservation: decides who may release it. */
 enum np_owner {
 	NP_OWNER_KERNEL,	/* a driver, through include/linux/nvme-peer.h */
-	NP_OWNER_SYSFS,		/* an administrator, through peer/create */
+	NP_OWNER_ADMIN,		/* an administrator's intent (configfs.c) */
 	NP_OWNER_FILE,		/* a process, through NVME_PEER_IOC_RESERVE */
 };
 
-#define NP_CREATE_MAX_EXTENTS	128
-
-/* A parsed peer/create request; p.policy.extents points to @extents. */
-struct np_create_req {
-	struct nvme_peer_params p;
-	struct nvme_peer_extent extents[NP_CREATE_MAX_EXTENTS];
-	u16 qid;		/* 0: any */
-	char peer[32];		/* PCI name, "" for the CPU */
-	char *file;		/* file=PATH, in the parsed buffer */
-	bool has_len;		/* len= given; else to the end of the file */
-	bool has_uid, has_gid;	/* who may attach through /dev/nvme-peer */
-	u32 uid, gid;
-};
+/* extents an administrator's intent may list (a configfs page holds them) */
+#define NP_CFS_MAX_EXTENTS	64
 
 struct np_med;
 struct np_bind;
@@ -101,8 +93,14 @@ struct np_bind_desc {
 
 struct np_dmabuf;
 
-/* Who may attach to a reservation an administrator made (sysfs uid=/gid=). */
+/*
+ * A reservation an administrator made (configfs.c): its name, its
+ * generation, and who may attach to it through /dev/nvme-peer.
+ */
 struct np_provision {
+	const char *name;
+	unsigned int generation;	/* 1 for the intent's first */
+	bool attachable;		/* else nobody may */
 	kuid_t uid;			/* INVALID_UID: any user */
 	kgid_t gid;			/* INVALID_GID: any group */
 };
@@ -187,8 +185,10 @@ struct nvme_peer_queue {
 	u32 max_xfer;			/* controller transfer limit, bytes */
 	enum nvme_peer_guarantee guarantee;
 
-	/* /dev/nvme-peer attach of a sysfs reservation; under state_lock */
-	bool provisioned;
+	/* an administrator's: its name; attach through /dev/nvme-peer */
+	char name[NVME_PEER_NAME_MAX];	/* "" for others */
+	unsigned int generation;
+	bool provisioned;		/* attachable; under state_lock: */
 	kuid_t uid;			/* INVALID_UID: any user */
 	kgid_t gid;			/* INVALID_GID: any group */
 	bool attached;
@@ -300,10 +300,11 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 				   const struct nvme_peer_params *p,
 				   enum np_owner owner, u16 want_qid,
 				   const struct np_provision *prov);
-int np_delete_qid(struct nvme_peer_ctrl *pctrl, u16 qid, enum np_owner owner);
+void np_release(struct nvme_peer_queue *q, enum nvme_peer_reason reason);
 unsigned int np_free_qids(struct nvme_peer_ctrl *pctrl);
 struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
-				  nvme_peer_revoke_fn revoke, void *priv);
+				  const char *name, nvme_peer_revoke_fn revoke,
+				  void *priv);
 void np_detach(struct nvme_peer_queue *q);
 void np_queue_snapshot(struct nvme_peer_queue *q, enum np_qstate *state,
 		       enum nvme_peer_reason *reason);
@@ -389,8 +390,11 @@ extern const struct attribute_group np_med_attr_group;
 int np_med_init(void);
 void np_med_exit(void);
 
-/* sysfs.c: peer/ and qN/ attributes, the create grammar, names */
+/* sysfs.c: peer/ and qN/ attributes, and the names they print */
 int np_sysfs_ctrl_add(struct nvme_peer_ctrl *pctrl);
+const char *np_placement_name(enum nvme_peer_placement where);
+int np_parse_placement(const char *s, enum nvme_peer_placement *where);
+const char *np_mode_name(enum nvme_peer_mode mode);
 void np_sysfs_ctrl_del(struct nvme_peer_ctrl *pctrl);
 int np_sysfs_queue_add(struct nvme_peer_queue *q);
 extern const struct attribute_group *np_queue_groups[];
@@ -423,6 +427,14 @@ static inline void np_inject_down(void) { }
 static inline void np_inject_init(void) { }
 static inline void np_inject_exit(void) { }
 #endif
+
+/* configfs.c: the administrator's intents */
+bool np_cfs_name_ok(const char *name);
+void np_cfs_ctrl_live(struct nvme_peer_ctrl *pctrl);
+void np_cfs_ctrl_gone(struct nvme_peer_ctrl *pctrl,
+		      enum nvme_peer_reason reason);
+int np_cfs_init(void);
+void np_cfs_exit(void);
 
 /* cdev.c: /dev/nvme-peer */
 int np_cdev_init(void);

@@ -7,8 +7,6 @@
 #include <linux/fs.h>
 #include <linux/kobject.h>
 #include <linux/module.h>
-#include <linux/namei.h>
-#include <linux/parser.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
@@ -89,7 +87,13 @@ static const char *np_qstate_name(enum np_qstate state)
 	return state < ARRAY_SIZE(names) ? names[state] : "?";
 }
 
-static const char *np_mode_name(enum nvme_peer_mode mode)
+/**
+ * np_mode_name() - "direct" or "mediated", as sysfs and configfs print it
+ * @mode: the mode
+ *
+ * Return: the name.
+ */
+const char *np_mode_name(enum nvme_peer_mode mode)
 {
 	return mode == NVME_PEER_MODE_DIRECT ? "direct" : "mediated";
 }
@@ -125,19 +129,25 @@ static const char *np_location_name(enum nvme_peer_location loc)
 	return loc < ARRAY_SIZE(names) ? names[loc] : "?";
 }
 
-static const char *np_placement_name(enum nvme_peer_placement where)
+/**
+ * np_placement_name() - a placement's name, as sysfs and configfs print it
+ * @where: the placement
+ *
+ * Return: "none", "host", "cmb", "peer", "dmabuf" or "?".
+ */
+const char *np_placement_name(enum nvme_peer_placement where)
 {
 	return where < ARRAY_SIZE(np_placements) ? np_placements[where] : "?";
 }
 
 /**
- * np_parse_placement() - parse "none", "host", "cmb" or "peer"
- * @s: the word
+ * np_parse_placement() - parse a placement's name
+ * @s: the word, as np_placement_name() prints it
  * @where: the placement, set on success
  *
  * Return: 0 or -EINVAL.
  */
-static int np_parse_placement(const char *s, enum nvme_peer_placement *where)
+int np_parse_placement(const char *s, enum nvme_peer_placement *where)
 {
 	int i = match_string(np_placements, ARRAY_SIZE(np_placements), s);
 
@@ -152,321 +162,12 @@ static const char *np_owner_name(enum np_owner owner)
 	switch (owner) {
 	case NP_OWNER_KERNEL:
 		return "kernel";
-	case NP_OWNER_SYSFS:
-		return "sysfs";
+	case NP_OWNER_ADMIN:
+		return "admin";
 	case NP_OWNER_FILE:
 		return "process";
 	}
 	return "?";
-}
-
-/* ---- peer/create: the request grammar --------------------------------- */
-
-enum {
-	NP_OPT_NSID, NP_OPT_DEPTH, NP_OPT_SQ_PLACEMENT, NP_OPT_CQ_PLACEMENT,
-	NP_OPT_DATA_PLACEMENT, NP_OPT_DATA_SIZE, NP_OPT_PEER, NP_OPT_QID,
-	NP_OPT_UID, NP_OPT_GID, NP_OPT_MODE, NP_OPT_OPCODES, NP_OPT_MAX_NLB,
-	NP_OPT_EXTENT, NP_OPT_FILE, NP_OPT_OFF, NP_OPT_LEN, NP_OPT_ACCESS,
-	NP_OPT_ERR,
-};
-
-/* values are parsed by np_parse_opt(), with the usual C prefixes (0x, 0) */
-static const match_table_t np_create_tokens = {
-	{ NP_OPT_NSID,		"nsid=%s" },
-	{ NP_OPT_DEPTH,		"depth=%s" },
-	{ NP_OPT_SQ_PLACEMENT,		"sq_placement=%s" },
-	{ NP_OPT_CQ_PLACEMENT,		"cq_placement=%s" },
-	{ NP_OPT_DATA_PLACEMENT,	"data_placement=%s" },
-	{ NP_OPT_DATA_SIZE,	"data_size=%s" },
-	{ NP_OPT_PEER,		"peer=%s" },
-	{ NP_OPT_QID,		"qid=%s" },
-	{ NP_OPT_UID,		"uid=%s" },
-	{ NP_OPT_GID,		"gid=%s" },
-	{ NP_OPT_MODE,		"mode=%s" },
-	{ NP_OPT_OPCODES,		"opcodes=%s" },
-	{ NP_OPT_MAX_NLB,	"max_nlb=%s" },
-	{ NP_OPT_EXTENT,		"extent=%s" },
-	{ NP_OPT_FILE,		"file=%s" },
-	{ NP_OPT_OFF,		"off=%s" },
-	{ NP_OPT_LEN,		"len=%s" },
-	{ NP_OPT_ACCESS,	"access=%s" },
-	{ NP_OPT_ERR,		NULL },
-};
-
-/* "read,write,...": the opcodes a mediated queue may use */
-static int np_parse_opcodes(char *val, u32 *ops)
-{
-	static const char * const names[] = {
-		"flush", "write", "read", "write_zeroes", "dsm",
-	};
-	static const u32 bits[] = {
-		NVME_PEER_OPCODE_FLUSH, NVME_PEER_OPCODE_WRITE,
-		NVME_PEER_OPCODE_READ, NVME_PEER_OPCODE_WRITE_ZEROES,
-		NVME_PEER_OPCODE_DSM,
-	};
-	char *op;
-	int i;
-
-	*ops = 0;
-	while ((op = strsep(&val, ",")) != NULL) {
-		i = match_string(names, ARRAY_SIZE(names), op);
-		if (i < 0 || *ops & bits[i])
-			return -EINVAL;
-		*ops |= bits[i];
-	}
-	return 0;
-}
-
-/* "SLBA+NLB": LBAs [SLBA, SLBA + NLB) */
-static int np_parse_extent(char *val, struct np_create_req *req)
-{
-	struct nvme_peer_policy *pol = &req->p.policy;
-	char *plus = strchr(val, '+');
-	u64 slba, nlb;
-
-	if (!plus || pol->nr_extents >= NP_CREATE_MAX_EXTENTS)
-		return -EINVAL;
-	*plus++ = '\0';
-	if (kstrtou64(val, 0, &slba) || kstrtou64(plus, 0, &nlb) || !nlb ||
-	    slba + nlb < slba)
-		return -EINVAL;
-	req->extents[pol->nr_extents].slba = slba;
-	req->extents[pol->nr_extents].nlb = nlb;
-	pol->nr_extents++;
-	return 0;
-}
-
-/* One key's value into @req; true if it does not parse. */
-static bool np_parse_opt(struct np_create_req *req, int token, char *val)
-{
-	struct nvme_peer_params *p = &req->p;
-	u64 num;
-
-	switch (token) {
-	case NP_OPT_NSID:
-		return kstrtou32(val, 0, &p->nsid);
-	case NP_OPT_DEPTH:
-		return kstrtou32(val, 0, &p->depth);
-	case NP_OPT_SQ_PLACEMENT:
-		return np_parse_placement(val, &p->sq_placement);
-	case NP_OPT_CQ_PLACEMENT:
-		return np_parse_placement(val, &p->cq_placement);
-	case NP_OPT_DATA_PLACEMENT:
-		return np_parse_placement(val, &p->data_placement);
-	case NP_OPT_DATA_SIZE:
-		if (kstrtou64(val, 0, &num) || num > NP_MAX_DATA_SIZE)
-			return true;
-		p->data_size = num;
-		return false;
-	case NP_OPT_PEER:
-		return strscpy(req->peer, val, sizeof(req->peer)) < 0;
-	case NP_OPT_QID:
-		return kstrtou16(val, 0, &req->qid) || !req->qid;
-	case NP_OPT_UID:
-		req->has_uid = true;
-		return kstrtou32(val, 0, &req->uid) || req->uid == (u32)-1;
-	case NP_OPT_GID:
-		req->has_gid = true;
-		return kstrtou32(val, 0, &req->gid) || req->gid == (u32)-1;
-	case NP_OPT_MODE:
-		if (sysfs_streq(val, "direct"))
-			p->mode = NVME_PEER_MODE_DIRECT;
-		return p->mode != NVME_PEER_MODE_DIRECT &&
-		       !sysfs_streq(val, "mediated");
-	case NP_OPT_OPCODES:
-		return np_parse_opcodes(val, &p->policy.opcodes);
-	case NP_OPT_MAX_NLB:
-		return kstrtou32(val, 0, &p->policy.max_nlb) ||
-		       !p->policy.max_nlb;
-	case NP_OPT_EXTENT:
-		return np_parse_extent(val, req);
-	case NP_OPT_FILE:
-		req->file = val;	/* in the request's buffer */
-		return !*val;
-	case NP_OPT_OFF:
-		return kstrtou64(val, 0, &p->file.off);
-	case NP_OPT_LEN:
-		req->has_len = true;
-		return kstrtou64(val, 0, &p->file.len);
-	case NP_OPT_ACCESS:
-		if (sysfs_streq(val, "rw"))
-			p->file.access |= NVME_PEER_ACCESS_WRITE;
-		return !sysfs_streq(val, "rw") && !sysfs_streq(val, "read");
-	}
-	return true;
-}
-
-/**
- * np_parse_create() - parse a peer/create request
- * @buf: "key=value" words separated by blanks; modified
- * @req: filled in; keys not given keep their defaults (depth 64, SQ and CQ
- *	in host memory, no data buffer, the CPU as the peer, any qid, not
- *	attachable)
- *
- * Keys: np_create_tokens; extent=SLBA+NLB is the only key that may be
- * repeated (up to %NP_CREATE_MAX_EXTENTS times).  file=PATH binds a file
- * (off=, len= and access=read|rw go with it, access=read by default; no
- * len= binds up to the end of the file, see np_create_file()).
- *
- * Return: 0, or -EINVAL for an unknown or repeated key, a missing value, a
- * value that does not parse, or off=, len= or access= without file=.
- */
-static int np_parse_create(char *buf, struct np_create_req *req)
-{
-	substring_t args[MAX_OPT_ARGS];
-	unsigned long seen = 0;
-	char *word;
-	int token;
-
-	memset(req, 0, sizeof(*req));
-	req->p.depth = 64;
-	req->p.sq_placement = NVME_PEER_PLACE_HOST;
-	req->p.cq_placement = NVME_PEER_PLACE_HOST;
-	while ((word = strsep(&buf, " \t\n")) != NULL) {
-		if (!*word)
-			continue;
-		token = match_token(word, np_create_tokens, args);
-		if (token == NP_OPT_ERR ||
-		    (seen & BIT(token) && token != NP_OPT_EXTENT) ||
-		    np_parse_opt(req, token, args[0].from))
-			return -EINVAL;
-		seen |= BIT(token);
-	}
-	if (req->p.policy.nr_extents)
-		req->p.policy.extents = req->extents;
-	/* off=, len= and access= describe a file= */
-	if (!req->file && (seen & (BIT(NP_OPT_OFF) | BIT(NP_OPT_LEN) |
-				   BIT(NP_OPT_ACCESS))))
-		return -EINVAL;
-	if (req->file)
-		req->p.file.access |= NVME_PEER_ACCESS_READ;
-	return 0;
-}
-
-/* -EISDIR for a directory, -EINVAL for anything else not a regular file */
-static int np_create_file_type(umode_t mode)
-{
-	if (S_ISDIR(mode))
-		return -EISDIR;
-	return S_ISREG(mode) ? 0 : -EINVAL;
-}
-
-/**
- * np_create_file() - open the file= of a peer/create request
- * @req: the parsed request; its range gets its default length
- *
- * Opened as the writer (its permissions decide), read-only or, for
- * access=rw, read-write.  A regular file only, checked before it is opened:
- * opening a FIFO would wait for a writer, and the sysfs write, the
- * controller's removal with it; a device's open has effects of its own.
- * The open does not block either (%O_NONBLOCK) should the name have been
- * replaced meanwhile, and the opened file is checked again.
- *
- * Without len= the range runs from off= to the end of the file: the
- * binding's checks then refuse an empty range (off= at or past EOF) and
- * an end of file inside a block with -EINVAL, like an explicit len=.
- *
- * Return: the file, or an ERR_PTR: -EISDIR (a directory), -EINVAL
- * (another type), or the error of looking PATH up or opening it.
- */
-static struct file *np_create_file(struct np_create_req *req)
-{
-	struct nvme_peer_file *pf = &req->p.file;
-	struct path path;
-	struct file *file;
-	loff_t size;
-	int ret;
-
-	ret = kern_path(req->file, LOOKUP_FOLLOW, &path);
-	if (ret)
-		return ERR_PTR(ret);
-	ret = np_create_file_type(d_inode(path.dentry)->i_mode);
-	path_put(&path);
-	if (ret)
-		return ERR_PTR(ret);
-	file = filp_open(req->file, O_LARGEFILE | O_NONBLOCK |
-			 (pf->access & NVME_PEER_ACCESS_WRITE ?
-			  O_RDWR : O_RDONLY), 0);
-	if (IS_ERR(file))
-		return file;
-	ret = np_create_file_type(file_inode(file)->i_mode);
-	if (ret) {
-		filp_close(file, NULL);
-		return ERR_PTR(ret);
-	}
-	if (!req->has_len) {
-		size = i_size_read(file_inode(file));
-		pf->len = size > pf->off ? size - pf->off : 0;
-	}
-	return file;
-}
-
-static ssize_t create_store(struct kobject *kobj, struct kobj_attribute *a,
-			    const char *buf, size_t count)
-{
-	struct nvme_peer_ctrl *pctrl = to_pctrl(kobj);
-	struct np_provision prov = { INVALID_UID, INVALID_GID };
-	struct nvme_peer_queue *q;
-	struct device *peer = NULL;
-	struct np_create_req *req;
-	struct file *file = NULL;
-	char *args;
-	int ret;
-
-	req = kmalloc(sizeof(*req), GFP_KERNEL);
-	args = kstrndup(buf, count, GFP_KERNEL);
-	ret = -ENOMEM;
-	if (!req || !args)
-		goto out_free;
-	ret = np_parse_create(args, req);
-	if (ret)
-		goto out_free;
-	/* an id with no mapping in the writer's namespace is not "anyone" */
-	if (req->has_uid)
-		prov.uid = make_kuid(current_user_ns(), req->uid);
-	if (req->has_gid)
-		prov.gid = make_kgid(current_user_ns(), req->gid);
-	ret = -EINVAL;
-	if ((req->has_uid && !uid_valid(prov.uid)) ||
-	    (req->has_gid && !gid_valid(prov.gid)))
-		goto out_free;
-	if (req->peer[0]) {
-		peer = bus_find_device_by_name(&pci_bus_type, NULL, req->peer);
-		ret = -ENODEV;
-		if (!peer)
-			goto out_free;
-		req->p.peer = to_pci_dev(peer);
-	}
-	if (req->file) {
-		file = np_create_file(req);
-		ret = PTR_ERR_OR_ZERO(file);
-		if (ret)
-			goto out_put_peer;
-		req->p.file.file = file;
-	}
-	q = np_reserve(pctrl, &req->p, NP_OWNER_SYSFS, req->qid,
-		       req->has_uid || req->has_gid ? &prov : NULL);
-	ret = PTR_ERR_OR_ZERO(q);
-	if (file)
-		filp_close(file, NULL);
-out_put_peer:
-	put_device(peer);
-out_free:
-	kfree(args);
-	kfree(req);
-	return ret ? ret : count;
-}
-
-static ssize_t delete_store(struct kobject *kobj, struct kobj_attribute *a,
-			    const char *buf, size_t count)
-{
-	u16 qid;
-	int ret;
-
-	if (kstrtou16(buf, 0, &qid))
-		return -EINVAL;
-	ret = np_delete_qid(to_pctrl(kobj), qid, NP_OWNER_SYSFS);
-	return ret ? ret : count;
 }
 
 static struct kobj_attribute np_attr_first_qid = __ATTR_RO(first_qid);
@@ -477,14 +178,11 @@ static struct kobj_attribute np_attr_cmbsz = __ATTR_RO(cmbsz);
 static struct kobj_attribute np_attr_max_depth = __ATTR_RO(max_depth);
 static struct kobj_attribute np_attr_doorbell_stride =
 	__ATTR_RO(doorbell_stride);
-static struct kobj_attribute np_attr_create = __ATTR_WO(create);
-static struct kobj_attribute np_attr_delete = __ATTR_WO(delete);
 
 static struct attribute *np_ctrl_attrs[] = {
 	&np_attr_first_qid.attr, &np_attr_nr_qids.attr, &np_attr_free.attr,
 	&np_attr_live.attr, &np_attr_cmbsz.attr, &np_attr_max_depth.attr,
-	&np_attr_doorbell_stride.attr, &np_attr_create.attr,
-	&np_attr_delete.attr,
+	&np_attr_doorbell_stride.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(np_ctrl);
@@ -564,6 +262,8 @@ NP_Q_SHOW(nsid, "%u", q->params.nsid);
 NP_Q_SHOW(depth, "%u", q->params.depth);
 NP_Q_SHOW(lba_shift, "%u", q->lba_shift);
 NP_Q_SHOW(owner, "%s", np_owner_name(q->owner));
+NP_Q_SHOW(name, "%s", q->name);
+NP_Q_SHOW(generation, "%u", q->generation);
 NP_Q_SHOW(uid, "%d", q->provisioned && uid_valid(q->uid) ?
 	  (int)from_kuid(&init_user_ns, q->uid) : -1);
 NP_Q_SHOW(gid, "%d", q->provisioned && gid_valid(q->gid) ?
@@ -620,7 +320,8 @@ static struct attribute *np_queue_attrs[] = {
 	&np_q_data_ctrl_addr.attr, &np_q_sq_db_addr.attr,
 	&np_q_cq_db_addr.attr, &np_q_state.attr, &np_q_reason.attr,
 	&np_q_mode.attr, &np_q_guarantee.attr, &np_q_sq_location.attr,
-	&np_q_cq_location.attr, &np_q_data_location.attr,
+	&np_q_cq_location.attr, &np_q_data_location.attr, &np_q_name.attr,
+	&np_q_generation.attr,
 	NULL,
 };
 

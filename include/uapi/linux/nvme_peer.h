@@ -255,18 +255,31 @@ struct nvme_peer_reserve {
 	struct nvme_peer_dmabuf_region data_buf;
 };
 
+/* A reservation's name: its configfs directory, with the NUL. */
+#define NVME_PEER_NAME_MAX	32
+
+/* struct nvme_peer_attach.flags */
+#define NVME_PEER_ATTACH_BY_NAME	(1U << 0)	/* @name, not @qid */
+
 /**
  * struct nvme_peer_attach - NVME_PEER_IOC_ATTACH
  * @size: sizeof(struct nvme_peer_attach)
- * @flags: 0
+ * @flags: 0, or %NVME_PEER_ATTACH_BY_NAME
  * @ctrl: controller instance: N of /dev/nvmeN
- * @qid: a reservation an administrator made with uid=/gid= in sysfs
+ * @qid: a reservation an administrator made (configfs) with a uid or a gid;
+ *	0 with %NVME_PEER_ATTACH_BY_NAME
+ * @name: with %NVME_PEER_ATTACH_BY_NAME, the reservation's name (its
+ *	directory in configfs nvme-peer/nvmeN/), NUL-terminated.  A name
+ *	outlives a reset: the reservation comes back under it (a new qid may
+ *	be given), and a process revoked by the reset attaches again by name
+ *	(since %NVME_PEER_ATTACH_SIZE_VER1)
  */
 struct nvme_peer_attach {
 	__u32 size;
 	__u32 flags;
 	__u32 ctrl;
 	__u32 qid;
+	char name[NVME_PEER_NAME_MAX];
 };
 
 /* struct nvme_peer_info.state */
@@ -491,6 +504,7 @@ struct nvme_peer_ring {
  */
 #define NVME_PEER_RESERVE_SIZE_VER0	176	/* struct nvme_peer_reserve */
 #define NVME_PEER_ATTACH_SIZE_VER0	16	/* struct nvme_peer_attach */
+#define NVME_PEER_ATTACH_SIZE_VER1	48	/* ... with name */
 #define NVME_PEER_INFO_SIZE_VER0	216	/* struct nvme_peer_info */
 #define NVME_PEER_FILE_MAP_SIZE_VER0	24	/* struct nvme_peer_file_map */
 #define NVME_PEER_RING_SIZE_VER0	16	/* struct nvme_peer_ring */
@@ -508,7 +522,7 @@ struct nvme_peer_ring {
 #define NVME_PEER_IOC_RESERVE	_IOWR(NVME_PEER_IOC_MAGIC, 0x90, \
 				      struct nvme_peer_reserve)
 #define NVME_PEER_IOC_ATTACH	_IOW(NVME_PEER_IOC_MAGIC, 0x91, \
-				     struct nvme_peer_attach)
+				     __u8[NVME_PEER_ATTACH_SIZE_VER0])
 #define NVME_PEER_IOC_QUERY	_IOWR(NVME_PEER_IOC_MAGIC, 0x92, \
 				      struct nvme_peer_info)
 #define NVME_PEER_IOC_RELEASE	_IO(NVME_PEER_IOC_MAGIC, 0x93)

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -419,6 +420,7 @@ static int cmd_io(const char *mode, int qd, double secs)
 /* ---- reservation life --------------------------------------------------- */
 
 #define NP_PEER_DIR "/sys/class/nvme/nvme0/peer/"
+#define NP_CFS_DIR "/sys/kernel/config/nvme-peer/nvme0"
 
 static int peer_write(const char *file, const char *val)
 {
@@ -432,7 +434,7 @@ static int peer_write(const char *file, const char *val)
 }
 
 /*
- * Recycle: a reservation an administrator made in sysfs, attached through
+ * Recycle: a reservation an administrator made in configfs, attached through
  * /dev/nvme-peer and let go by close(), which recycles its queues (deleted
  * and created again, empty) for the next process.
  */
@@ -446,9 +448,15 @@ static int life_recycle(int n)
 	if (read_file(NP_PEER_DIR "first_qid", buf, sizeof(buf)) < 0)
 		return 1;
 	a.qid = atoi(buf);
-	snprintf(val, sizeof(val), "nsid=1 data_placement=host data_size=4096 qid=%u uid=0",
-		 a.qid);
-	if (peer_write(NP_PEER_DIR "create", val))
+	snprintf(val, sizeof(val), "%u", a.qid);
+	mkdir(NP_CFS_DIR, 0755);
+	if (mkdir(NP_CFS_DIR "/bench", 0755) ||
+	    peer_write(NP_CFS_DIR "/bench/nsid", "1") ||
+	    peer_write(NP_CFS_DIR "/bench/data_placement", "host") ||
+	    peer_write(NP_CFS_DIR "/bench/data_size", "4096") ||
+	    peer_write(NP_CFS_DIR "/bench/qid", val) ||
+	    peer_write(NP_CFS_DIR "/bench/uid", "0") ||
+	    peer_write(NP_CFS_DIR "/bench/enable", "1"))
 		return 1;
 	for (i = 0; i < n; i++) {
 		fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
@@ -460,8 +468,8 @@ static int life_recycle(int n)
 		close(fd);		/* detach: the queues are recycled */
 		rec += now() - t0;
 	}
-	snprintf(val, sizeof(val), "%u", a.qid);
-	peer_write(NP_PEER_DIR "delete", val);
+	rmdir(NP_CFS_DIR "/bench");
+	rmdir(NP_CFS_DIR);
 	printf("NP-BENCH kind=life op=attach n=%d us=%.1f\n", n, att * 1e6 / n);
 	printf("NP-BENCH kind=life op=recycle n=%d us=%.1f\n", n, rec * 1e6 / n);
 	return 0;

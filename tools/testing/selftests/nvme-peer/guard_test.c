@@ -633,21 +633,18 @@ TEST(sysfs_policy_is_enforced)
 
 	if (np_missing())
 		SKIP(return, "%s", np_missing());
-	np_peer_write("delete", "%d", qid);
-	ASSERT_EQ(0, np_peer_write("create",
-				   "nsid=1 data_placement=host data_size=8192 opcodes=write,read max_nlb=8 extent=%llu+8 extent=%llu+8 qid=%d uid=0",
-				   G + 520, G + 512, qid));
+	np_admin_delete(qid);
+	ASSERT_EQ(0, np_admin_create("%s extents=%llu+8 extents=%llu+8 qid=%d uid=0",
+				     "nsid=1 data_placement=host data_size=8192 opcodes=write,read max_nlb=8",
+				     G + 520, G + 512, qid));
 	snprintf(path, sizeof(path), "%s/q%d/policy", np_peer(), qid);
 	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
 	EXPECT_NE(NULL, strstr(buf, "opcodes 0x6\nmax_nlb 8\nextents 1\nextent 328192+16\n"))
 		TH_LOG("policy:\n%s", buf);
 	/* a policy means nothing to a direct queue: refused */
-	EXPECT_EQ(-EINVAL, np_peer_write("create",
-					 "nsid=1 mode=direct opcodes=read qid=%d", qid + 1));
-	EXPECT_EQ(-EINVAL, np_peer_write("create", "nsid=1 extent=%llu+0 qid=%d",
-					 G, qid + 1));
-	EXPECT_EQ(-EINVAL, np_peer_write("create", "nsid=1 opcodes=read,format qid=%d",
-					 qid + 1));
+	EXPECT_EQ(-EINVAL, np_admin_create("nsid=1 mode=direct opcodes=read qid=%d", qid + 1));
+	EXPECT_EQ(-EINVAL, np_admin_create("nsid=1 extents=%llu+0 qid=%d", G, qid + 1));
+	EXPECT_EQ(-EINVAL, np_admin_create("nsid=1 opcodes=read,format qid=%d", qid + 1));
 
 	fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);
@@ -672,7 +669,7 @@ TEST(sysfs_policy_is_enforced)
 	}
 	np_gq_unmap(&g);
 	close(fd);
-	np_peer_write("delete", "%d", qid);
+	np_admin_delete(qid);
 }
 
 /*
@@ -855,9 +852,9 @@ static int np_peer_queue(int qid, const char *peer, char *buf, size_t len)
 {
 	char path[160];
 
-	np_peer_write("delete", "%d", qid);
-	if (np_peer_write("create", "nsid=1 sq_placement=host cq_placement=host peer=%s qid=%d",
-			  peer, qid))
+	np_admin_delete(qid);
+	if (np_admin_create("nsid=1 sq_placement=host cq_placement=host peer=%s qid=%d",
+			    peer, qid))
 		return -1;
 	snprintf(path, sizeof(path), "%s/q%d/guarantee", np_peer(), qid);
 	return np_read(path, buf, len);
@@ -917,7 +914,7 @@ TEST(hostile_device_and_the_hardware_doorbell)
 		printf("# np-trace-absent: pci_nvme_mmio_doorbell_sq sqid %d new_tail\n",
 		       qid);
 	}
-	np_peer_write("delete", "%d", qid);
+	np_admin_delete(qid);
 }
 
 /* Format NVM of namespace 1 to LBA format @lbaf; the LBA size then in @lbs. */

@@ -112,7 +112,7 @@ TEST_F_TIMEOUT(fuzz, every_ioctl, 1200)
 	ASSERT_LE(0, fd);
 	/* something to attach to */
 	last = np_peer_num("first_qid") + np_peer_num("nr_qids") - 1;
-	ASSERT_EQ(0, np_peer_write("create", "nsid=1 qid=%d uid=0", last));
+	ASSERT_EQ(0, np_admin_create("nsid=1 qid=%d uid=0", last));
 
 	for (i = 0; i < calls; i++) {
 		unsigned long cmd;
@@ -199,7 +199,7 @@ TEST_F_TIMEOUT(fuzz, every_ioctl, 1200)
 		}
 	}
 	close(fd);
-	EXPECT_EQ(0, np_peer_write("delete", "%d", last));
+	EXPECT_EQ(0, np_admin_delete(last));
 	TH_LOG("%llu calls succeeded in %ld s", ok, (long)(time(NULL) - t0));
 	TH_LOG("reserve %llu attach %llu query %llu release %llu ring %llu",
 	       counts[0], counts[1], counts[2], counts[3], counts[4]);

@@ -270,6 +270,142 @@ static inline const char *np_peer_file(const char *file)
 }
 
 /*
+ * The administrator's intents: configfs nvme-peer/<ctrl>/<name>/, one
+ * attribute per value, enable written last
+ * (Documentation/ABI/testing/configfs-nvme-peer).
+ */
+#define NP_CFS "/sys/kernel/config/nvme-peer"
+
+static inline const char *np_cfs_path(const char *ctrl, const char *name,
+				      const char *attr)
+{
+	/* per thread: reserve_test's threads make intents at once */
+	static __thread char path[4][600];
+	static __thread int n;
+	char *buf = path[n++ % 4];
+
+	snprintf(buf, sizeof(path[0]), NP_CFS "/%s%s%s%s%s", ctrl,
+		 name ? "/" : "", name ? name : "", attr ? "/" : "",
+		 attr ? attr : "");
+	return buf;
+}
+
+/*
+ * Make intent @name on @ctrl from "attr=value ..." (extents= may repeat:
+ * the lists are joined) and write enable=1 last.  Return 0, or the -errno
+ * of the first step that failed (mkdir, an attribute, enable), with the
+ * directory removed again.
+ */
+static inline int np_cfs_make_v(const char *ctrl, const char *name,
+				const char *fmt, va_list ap)
+{
+	char line[2048], ext[2048] = "", *save, *w, *eq;
+	int ret = 0;
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	if (mkdir(np_cfs_path(ctrl, NULL, NULL), 0755) && errno != EEXIST)
+		return -errno;
+	if (mkdir(np_cfs_path(ctrl, name, NULL), 0755))
+		return -errno;
+	for (w = strtok_r(line, " \t\n", &save); w && !ret;
+	     w = strtok_r(NULL, " \t\n", &save)) {
+		eq = strchr(w, '=');
+		if (!eq) {
+			ret = -EINVAL;
+			break;
+		}
+		*eq++ = '\0';
+		if (!strcmp(w, "extents"))
+			snprintf(ext + strlen(ext), sizeof(ext) - strlen(ext),
+				 "%s%s", ext[0] ? "," : "", eq);
+		else
+			ret = np_write(np_cfs_path(ctrl, name, w), "%s", eq);
+	}
+	if (!ret && ext[0])
+		ret = np_write(np_cfs_path(ctrl, name, "extents"), "%s", ext);
+	if (!ret)
+		ret = np_write(np_cfs_path(ctrl, name, "enable"), "1");
+	if (ret)
+		rmdir(np_cfs_path(ctrl, name, NULL));
+	return ret;
+}
+
+static inline int np_cfs_make(const char *ctrl, const char *name,
+			      const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = np_cfs_make_v(ctrl, name, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* rmdir intent @name of @ctrl (its reservation is released): 0 or -errno. */
+static inline int np_cfs_remove(const char *ctrl, const char *name)
+{
+	return rmdir(np_cfs_path(ctrl, name, NULL)) ? -errno : 0;
+}
+
+/* np_cfs_make() on @ctrl with a name of its own (t<pid>-<n>). */
+static inline int np_admin_create_on(const char *ctrl, const char *fmt, ...)
+{
+	static int seq;
+	char line[2048], name[32];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	snprintf(name, sizeof(name), "t%d-%d", getpid(),
+		 __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED));
+	return np_cfs_make(ctrl, name, "%s", line);
+}
+
+/*
+ * Remove the intent whose reservation holds @qid on @ctrl (sysfs qN/name
+ * names it): 0, or -ENOENT when no administrator's reservation has it.
+ */
+static inline int np_admin_delete_on(const char *ctrl, int qid)
+{
+	char path[300], name[64];
+
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/peer/q%d/name", ctrl,
+		 qid);
+	if (np_read(path, name, sizeof(name)) || !name[0])
+		return -ENOENT;
+	return np_cfs_remove(ctrl, name);
+}
+
+/*
+ * Remove every intent of @ctrl and its directory (test cleanup): any
+ * directory left in nvme-peer/ keeps the module from unloading.
+ */
+static inline void np_cfs_clear(const char *ctrl)
+{
+	DIR *dir = opendir(np_cfs_path(ctrl, NULL, NULL));
+	struct dirent *d;
+
+	while (dir && (d = readdir(dir)))
+		if (d->d_type == DT_DIR && d->d_name[0] != '.')
+			np_cfs_remove(ctrl, d->d_name);
+	if (dir)
+		closedir(dir);
+	rmdir(np_cfs_path(ctrl, NULL, NULL));
+}
+
+/* Read attribute @attr of intent @name of @ctrl into @buf. */
+static inline int np_cfs_read(const char *ctrl, const char *name,
+			      const char *attr, char *buf, size_t len)
+{
+	return np_read(np_cfs_path(ctrl, name, attr), buf, len);
+}
+
+#define np_admin_create(...)	np_admin_create_on(np_ctrl(), __VA_ARGS__)
+#define np_admin_delete(qid)	np_admin_delete_on(np_ctrl(), qid)
+
+/*
  * Why a test that needs nvme-peer and its controller cannot run here, or
  * NULL: tests SKIP with this reason.
  */

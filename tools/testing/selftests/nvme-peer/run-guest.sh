@@ -90,5 +90,12 @@ if [ "$topo" = two-ctrl ]; then
 	umount /mnt/np /mnt/npslow 2>/dev/null
 fi
 rmmod np-client 2>/dev/null
+# an intent a test left behind pins nvme-peer: a test bug, said so
+for d in /sys/kernel/config/nvme-peer/*/*/; do
+	[ -d "$d" ] || continue
+	echo "NP-FATAL intent left behind: $d"
+	rmdir "$d"
+done
+rmdir /sys/kernel/config/nvme-peer/* 2>/dev/null
 rmmod np-accel nvme-peer nvme nvme-core || echo "NP-FATAL module unload"
 exit 0

@@ -19,27 +19,10 @@ static int np_peer_dir(char *buf, size_t len)
 	return 0;
 }
 
-static int np_do(const char *dir, const char *file, const char *fmt,
-		 const char *arg)
-{
-	char path[300];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	return np_write(path, fmt, arg);
-}
-
+/* Remove every administrator's intent of the test's controller. */
 static void np_delete_all(const char *dir)
 {
-	char path[300];
-	int q, first, nr;
-
-	snprintf(path, sizeof(path), "%s/first_qid", dir);
-	first = np_read_num(path);
-	snprintf(path, sizeof(path), "%s/nr_qids", dir);
-	nr = np_read_num(path);
-	snprintf(path, sizeof(path), "%s/delete", dir);
-	for (q = first; q < first + nr; q++)
-		np_write(path, "%d", q);
+	np_cfs_clear(np_ctrl());
 }
 
 TEST(p2p_placement_follows_topology)
@@ -54,10 +37,9 @@ TEST(p2p_placement_follows_topology)
 	ASSERT_NE(NULL, edu);
 	ASSERT_NE(NULL, ivshmem);
 	np_delete_all(dir);
-	EXPECT_EQ(want, np_do(dir, "create", "nsid=1 sq_placement=cmb peer=%s", edu));
-	EXPECT_EQ(want, np_do(dir, "create",
-			      "nsid=1 data_placement=cmb data_size=4096 peer=%s", edu));
-	EXPECT_EQ(want, np_do(dir, "create", "nsid=1 sq_placement=peer peer=%s", ivshmem));
+	EXPECT_EQ(want, np_admin_create("nsid=1 sq_placement=cmb peer=%s", edu));
+	EXPECT_EQ(want, np_admin_create("nsid=1 data_placement=cmb data_size=4096 peer=%s", edu));
+	EXPECT_EQ(want, np_admin_create("nsid=1 sq_placement=peer peer=%s", ivshmem));
 	np_delete_all(dir);
 }
 
@@ -68,8 +50,8 @@ TEST(host_and_own_cmb_work_everywhere)
 
 	ASSERT_EQ(0, np_peer_dir(dir, sizeof(dir)));
 	np_delete_all(dir);
-	EXPECT_EQ(0, np_do(dir, "create", "nsid=1 peer=%s", edu));
-	EXPECT_EQ(0, np_do(dir, "create", "nsid=1 sq_placement=cmb%s", ""));
+	EXPECT_EQ(0, np_admin_create("nsid=1 peer=%s", edu));
+	EXPECT_EQ(0, np_admin_create("nsid=1 sq_placement=cmb%s", ""));
 	np_delete_all(dir);
 }
 
@@ -124,13 +106,13 @@ TEST(guarantee_follows_the_iommu_domain)
 	snprintf(path, sizeof(path), "%s/first_qid", dir);
 	qid = np_read_num(path);
 	np_delete_all(dir);
-	ASSERT_EQ(0, np_do(dir, "create", "nsid=1 peer=%s", edu));
+	ASSERT_EQ(0, np_admin_create("nsid=1 peer=%s", edu));
 	snprintf(path, sizeof(path), "%s/q%d/guarantee", dir, qid);
 	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
 	EXPECT_STREQ(iommu ? "iommu-switch" : "none", buf);
 	if (edu2) {
 		np_delete_all(dir);
-		ASSERT_EQ(0, np_do(dir, "create", "nsid=1 peer=%s", edu2));
+		ASSERT_EQ(0, np_admin_create("nsid=1 peer=%s", edu2));
 		ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
 		EXPECT_STREQ(iommu ? "iommu" : "none", buf);
 	}

@@ -54,13 +54,20 @@ static long long np_free(void)
 	return np_peer_num("free");
 }
 
+/* Remove every administrator's intent of the controller. */
 static void np_clean_sysfs(void)
 {
-	int q, first = np_peer_num("first_qid");
-	int nr = np_peer_num("nr_qids");
+	np_cfs_clear(np_ctrl());
+}
 
-	for (q = first; q < first + nr; q++)
-		np_peer_write("delete", "%d", q);
+static int np_attach_name(int fd, const char *name)
+{
+	struct nvme_peer_attach a = {
+		.size = sizeof(a), .flags = NVME_PEER_ATTACH_BY_NAME,
+	};
+
+	snprintf(a.name, sizeof(a.name), "%s", name);
+	return ioctl(fd, NVME_PEER_IOC_ATTACH, &a) ? -errno : 0;
 }
 
 /* Run @fn as uid/gid 1000 in a child; its exit code, or -1. */
@@ -224,11 +231,12 @@ TEST(ioctl_numbers_and_sizes)
 
 	EXPECT_EQ(176, NVME_PEER_RESERVE_SIZE_VER0);
 	EXPECT_EQ(16, NVME_PEER_ATTACH_SIZE_VER0);
+	EXPECT_EQ(48, NVME_PEER_ATTACH_SIZE_VER1);
 	EXPECT_EQ(216, NVME_PEER_INFO_SIZE_VER0);
 	EXPECT_EQ(24, NVME_PEER_FILE_MAP_SIZE_VER0);
 	EXPECT_EQ(16, NVME_PEER_RING_SIZE_VER0);
 	EXPECT_EQ(NVME_PEER_RESERVE_SIZE_VER0, sizeof(struct nvme_peer_reserve));
-	EXPECT_EQ(NVME_PEER_ATTACH_SIZE_VER0, sizeof(struct nvme_peer_attach));
+	EXPECT_EQ(NVME_PEER_ATTACH_SIZE_VER1, sizeof(struct nvme_peer_attach));
 	EXPECT_EQ(NVME_PEER_INFO_SIZE_VER0, sizeof(struct nvme_peer_info));
 	EXPECT_EQ(NVME_PEER_FILE_MAP_SIZE_VER0,
 		  sizeof(struct nvme_peer_file_map));
@@ -239,7 +247,7 @@ TEST(ioctl_numbers_and_sizes)
 
 	/* each struct ends with its last field: no tail padding */
 	EXPECT_EQ(176 - 24, offsetof(struct nvme_peer_reserve, data_buf));
-	EXPECT_EQ(16 - 4, offsetof(struct nvme_peer_attach, qid));
+	EXPECT_EQ(48 - NVME_PEER_NAME_MAX, offsetof(struct nvme_peer_attach, name));
 	EXPECT_EQ(216 - 1, offsetof(struct nvme_peer_info, rsvd6));
 	EXPECT_EQ(24 - 8, offsetof(struct nvme_peer_file_map, extents));
 	EXPECT_EQ(16 - 4, offsetof(struct nvme_peer_ring, cq_head));
@@ -377,13 +385,11 @@ TEST(unprivileged_attach_only_where_provisioned)
 	if (np_missing())
 		SKIP(return, "%s", np_missing());
 	np_clean_sysfs();
-	ASSERT_EQ(0, np_peer_write("create",
-				   "nsid=1 data_placement=host data_size=4096 qid=%d uid=1000",
-				   first));
-	ASSERT_EQ(0, np_peer_write("create", "nsid=1 qid=%d uid=2000", first + 1));
-	ASSERT_EQ(0, np_peer_write("create", "nsid=1 qid=%d", first + 2));
-	ASSERT_EQ(0, np_peer_write("create", "nsid=1 mode=direct qid=%d uid=1000",
-				   first + 3));
+	ASSERT_EQ(0, np_admin_create("nsid=1 data_placement=host data_size=4096 qid=%d uid=1000",
+				     first));
+	ASSERT_EQ(0, np_admin_create("nsid=1 qid=%d uid=2000", first + 1));
+	ASSERT_EQ(0, np_admin_create("nsid=1 qid=%d", first + 2));
+	ASSERT_EQ(0, np_admin_create("nsid=1 mode=direct qid=%d uid=1000", first + 3));
 	rc = np_as_user(np_user_checks, &first);
 	EXPECT_EQ(0, rc);
 	/* the user's exit detached it; it stays provisioned */
@@ -549,9 +555,9 @@ TEST(unprivileged_io_with_ring_ioctl_and_recycle)
 	if (np_missing())
 		SKIP(return, "%s", np_missing());
 	np_clean_sysfs();
-	ASSERT_EQ(0, np_peer_write("create",
-				   "nsid=1 data_placement=host data_size=4096 opcodes=read,write qid=%d uid=1000",
-				   first));
+	ASSERT_EQ(0, np_admin_create("%s qid=%d uid=1000",
+				     "nsid=1 data_placement=host data_size=4096 opcodes=read,write",
+				     first));
 	EXPECT_EQ(0, np_as_user(np_user_io, &first));
 	/* a second process gets the recycled queue: it works from slot 0 */
 	EXPECT_EQ(0, np_as_user(np_user_io, &first));
@@ -653,6 +659,123 @@ TEST(close_kill_and_fork_release_the_qid)
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
 	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	EXPECT_EQ(nr, np_free());
+}
+
+/*
+ * Issue 22: an administrator's named reservation outlives a reset.  The
+ * attached process sees the revocation (POLLERR, reason reset); the
+ * reservation comes back as the intent's next generation; a new file
+ * attaches by name and its I/O works.
+ */
+TEST(reset_brings_a_named_reservation_back)
+{
+	const char *ctrl = np_ctrl();
+	struct nvme_peer_info info;
+	struct pollfd pfd;
+	struct np_map m;
+	char buf[64], path[160], want[4096];
+	int fd;
+
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
+	np_clean_sysfs();
+	ASSERT_EQ(0, np_cfs_make(ctrl, "tenant", "%s uid=0",
+				 "nsid=1 data_placement=host data_size=4096 opcodes=read,write"));
+	fd = np_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, np_attach_name(fd, "tenant"));
+	ASSERT_EQ(0, np_map_all(fd, &m, 1));
+	np_fill(m.data, 4096, 22);
+	ASSERT_EQ(0, np_cmd(fd, &m, 0x01, 64, 8));
+	np_unmap_all(&m);
+
+	ASSERT_EQ(0, np_write(np_ctrl_path("/sys/class/nvme/%s/reset_controller"), "1"));
+	pfd = (struct pollfd){ .fd = fd, .events = POLLPRI };
+	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	EXPECT_TRUE(pfd.revents & POLLERR);
+	ASSERT_EQ(0, np_query(fd, &info));
+	EXPECT_EQ(NVME_PEER_STATE_REVOKED, info.state);
+	EXPECT_EQ(NVME_PEER_REASON_RESET, info.reason);
+	/* the file is spent: it attaches to nothing else */
+	EXPECT_EQ(-EBUSY, np_attach_name(fd, "tenant"));
+	close(fd);
+
+	ASSERT_EQ(0, np_wait_for(np_cfs_path(ctrl, "tenant", "generation"),
+				 "2", 30));
+	ASSERT_EQ(0, np_wait_for(np_cfs_path(ctrl, "tenant", "state"),
+				 "active", 30));
+	fd = np_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, np_attach_name(fd, "tenant"));
+	ASSERT_EQ(0, np_query(fd, &info));
+	EXPECT_EQ(NVME_PEER_STATE_ACTIVE, info.state);
+	ASSERT_EQ(0, np_cfs_read(ctrl, "tenant", "live_qid", buf, sizeof(buf)));
+	EXPECT_EQ(atoi(buf), (int)info.qid);
+	snprintf(path, sizeof(path), "%s/q%u/generation", np_peer(), info.qid);
+	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("2", buf);
+	snprintf(path, sizeof(path), "%s/q%u/name", np_peer(), info.qid);
+	ASSERT_EQ(0, np_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("tenant", buf);
+	/* the data written before the reset reads back through the new one */
+	ASSERT_EQ(0, np_map_all(fd, &m, 1));
+	memset(m.data, 0, 4096);
+	ASSERT_EQ(0, np_cmd(fd, &m, 0x02, 64, 8));
+	np_fill(want, sizeof(want), 22);
+	EXPECT_EQ(0, memcmp(want, m.data, 4096));
+	np_unmap_all(&m);
+	close(fd);
+	EXPECT_EQ(0, np_cfs_remove(ctrl, "tenant"));
+	EXPECT_EQ(np_peer_num("nr_qids"), np_free());
+}
+
+/* ATTACH by name: what it takes, and the errno of each thing it refuses. */
+TEST(attach_by_name_rules)
+{
+	struct nvme_peer_attach a = { .size = sizeof(a) };
+	const char *ctrl = np_ctrl();
+	int fd;
+
+	if (np_missing())
+		SKIP(return, "%s", np_missing());
+	np_clean_sysfs();
+	ASSERT_EQ(0, np_cfs_make(ctrl, "named", "nsid=1 uid=0"));
+	ASSERT_EQ(0, np_cfs_make(ctrl, "private", "nsid=1"));
+	fd = np_open();
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-ENOENT, np_attach_name(fd, "none-such"));
+	EXPECT_EQ(-EACCES, np_attach_name(fd, "private"));	/* no uid/gid */
+	EXPECT_EQ(-EINVAL, np_attach_name(fd, "a b"));
+	EXPECT_EQ(-EINVAL, np_attach_name(fd, ""));
+	/* no NUL in the name */
+	a.flags = NVME_PEER_ATTACH_BY_NAME;
+	memset(a.name, 'a', sizeof(a.name));
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_ATTACH, &a));
+	EXPECT_EQ(EINVAL, errno);
+	/* a name and a qid */
+	snprintf(a.name, sizeof(a.name), "named");
+	a.qid = np_peer_num("first_qid");
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_ATTACH, &a));
+	EXPECT_EQ(EINVAL, errno);
+	/* a name without the flag */
+	a.flags = 0;
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_ATTACH, &a));
+	EXPECT_EQ(EINVAL, errno);
+	/* an unknown flag */
+	a.flags = NVME_PEER_ATTACH_BY_NAME << 1;
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_ATTACH, &a));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, np_attach_name(fd, "named"));
+	close(fd);
+	/* user space built before names: VER0's 16 bytes, by qid */
+	fd = np_open();
+	ASSERT_LE(0, fd);
+	memset(&a, 0, sizeof(a));
+	a.size = NVME_PEER_ATTACH_SIZE_VER0;
+	a.qid = np_read_num(np_cfs_path(ctrl, "named", "live_qid"));
+	EXPECT_EQ(0, ioctl(fd, NVME_PEER_IOC_ATTACH, &a));
+	close(fd);
+	np_clean_sysfs();
 }
 
 TEST_HARNESS_MAIN
