@@ -70,7 +70,8 @@ static const struct np_key np_keys[] = {
 	{ "uid",		NP_K_ID,	"-1" },
 	{ "gid",		NP_K_ID,	"-1" },
 	{ "mode",		NP_K_MODE,	"mediated" },
-	{ "opcodes",		NP_K_OPCODES,	"read" },
+	/* "": no opcode given, which the policy takes as read only */
+	{ "opcodes",		NP_K_OPCODES,	"" },
 	{ "max_nlb",		NP_K_U32,	"0" },
 	{ "extents",		NP_K_EXTENTS,	"" },
 	{ "file",		NP_K_FILE,	"" },
@@ -126,7 +127,7 @@ static const struct {
 	{ ENODEV, "ENODEV",
 	  "no such controller, namespace or PCI device, or the controller is gone" },
 	{ EINVAL, "EINVAL",
-	  "a malformed value or a refused combination; enable needs nsid" },
+	  "a value out of range, or a refused combination (see peer-admin.rst)" },
 	{ EACCES, "EACCES",
 	  "only root may change reservations; file_access=read with a writing opcode" },
 	{ EPERM, "EPERM",
@@ -1661,6 +1662,9 @@ static int np_diff(const struct np_list *old, const struct np_list *now)
 		o = np_lookup(old, e);
 		if (!o)
 			ev = "created";
+		else if (!strcmp(o->state, "disabled") && strcmp(e->state,
+								 "disabled"))
+			ev = "enabled";
 		else if (e->generation > o->generation && o->generation &&
 			 np_is_up(e))
 			ev = "recreated";

@@ -51,7 +51,7 @@ fake_res() {
 	mkdir -p "$d"
 	for kv in nsid=1 depth=64 sq_placement=host cq_placement=host \
 		  data_placement=none data_size=0 peer=cpu qid=0 uid=-1 \
-		  gid=-1 mode=mediated opcodes=read max_nlb=0 extents= \
+		  gid=-1 mode=mediated opcodes= max_nlb=0 extents= \
 		  file= file_off=0 file_len=0 file_access=read enable=1 \
 		  state=active reason=none error=0 live_qid=0 generation=1; do
 		attr "$d/${kv%%=*}" "${kv#*=}"
@@ -187,6 +187,19 @@ has "$T/watch" '^20[0-9-]*T[0-9:.]*Z revoked  *nvme0/t1 state=waiting reason=res
 	"watch: the revocation, timestamped"
 has "$T/watch" 'Z recreated  *nvme0/t1 state=active reason=reset qid=6 generation=2$' \
 	"watch: the re-creation"
+"$np" watch --count 2 --timeout 10 > "$T/watch" 2>&1 &
+wpid=$!
+sleep 1
+attr "$T/cfg/nvme0/t1/state" disabled
+attr "$T/cfg/nvme0/t1/reason" admin
+sleep 1
+attr "$T/cfg/nvme0/t1/state" active
+attr "$T/cfg/nvme0/t1/generation" 3
+wait $wpid
+ok $? "watch: enable 0, then 1"
+has "$T/watch" 'Z disabled  *nvme0/t1 state=disabled reason=admin ' "watch: disabled"
+has "$T/watch" 'Z enabled  *nvme0/t1 state=active reason=admin qid=6 generation=3$' \
+	"watch: enabled, not recreated, though the generation grew"
 run 6 "watch --timeout before --count" "$np" watch --count 1 --timeout 1
 "$np" watch --json --count 1 --timeout 10 > "$T/watch" 2>&1 &
 wpid=$!
