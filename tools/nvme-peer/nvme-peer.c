@@ -686,9 +686,9 @@ static int np_read_at(const char *dir, const char *file, char *buf,
 	return np_read(path, buf, len);
 }
 
-/* The qN/ of @ctrl as an entry of its own (no configfs name) */
-static void np_read_queue_entry(const char *ctrl, const char *qdir,
-				struct np_entry *e)
+/* The qN/ of @ctrl as an entry of its own (no configfs name); -ENOENT */
+static int np_read_queue_entry(const char *ctrl, const char *qdir,
+			       struct np_entry *e)
 {
 	char path[PATH_MAX], buf[64];
 
@@ -696,8 +696,9 @@ static void np_read_queue_entry(const char *ctrl, const char *qdir,
 	snprintf(e->ctrl, sizeof(e->ctrl), "%s", ctrl);
 	snprintf(e->name, sizeof(e->name), "%s", qdir);
 	e->sysfs_only = 1;
+	/* no state: it is going */
 	if (np_read_at(path, "state", e->state, sizeof(e->state)))
-		np_copy(e->state, sizeof(e->state), "?");
+		return -ENOENT;
 	if (np_read_at(path, "reason", e->reason, sizeof(e->reason)))
 		np_copy(e->reason, sizeof(e->reason), "?");
 	if (np_read_at(path, "owner", e->owner, sizeof(e->owner)))
@@ -707,6 +708,7 @@ static void np_read_queue_entry(const char *ctrl, const char *qdir,
 		e->generation = strtoul(buf, NULL, 10);
 	e->attached = np_read_at(path, "attached", buf, sizeof(buf)) ? -1 :
 		      atoi(buf);
+	return 0;
 }
 
 /* Owner and attached of the live queue of a configfs entry */
@@ -740,11 +742,12 @@ static int np_read_cfg_entry(const char *ctrl, const char *name,
 		return -ENOENT;
 	snprintf(e->ctrl, sizeof(e->ctrl), "%s", ctrl);
 	snprintf(e->name, sizeof(e->name), "%s", name);
+	/* no state: an rmdir is taking it, or it is no intent */
+	if (np_read_at(dir, "state", e->state, sizeof(e->state)))
+		return -ENOENT;
 	for (k = 0; k < NP_NKEYS; k++)
 		if (!np_read_at(dir, np_keys[k].name, buf, sizeof(buf)))
 			e->val[k] = np_strdup(buf);
-	if (np_read_at(dir, "state", e->state, sizeof(e->state)))
-		np_copy(e->state, sizeof(e->state), "?");
 	if (np_read_at(dir, "reason", e->reason, sizeof(e->reason)))
 		np_copy(e->reason, sizeof(e->reason), "?");
 	if (!np_read_at(dir, "error", buf, sizeof(buf)))
@@ -857,7 +860,9 @@ static void np_scan_sys(struct np_list *l)
 			if (np_qid_named(l, ctrls[i],
 					 strtoul(qs[j] + 1, NULL, 10)))
 				continue;
-			np_read_queue_entry(ctrls[i], qs[j], np_list_add(l));
+			if (np_read_queue_entry(ctrls[i], qs[j],
+						np_list_add(l)))
+				l->n--;
 		}
 		np_free_strv(qs, nq);
 	}

@@ -8,7 +8,7 @@
 # tools/testing/selftests/nvme-peer/tool_test.c runs it against the kernel.
 #
 # usage: tests/native.sh [PATH-OF-nvme-peer]; prints TAP, exits 1 on failure
-np=$(realpath "${1:-./nvme-peer}")
+np=$(realpath "${1:-$(dirname "$0")/../nvme-peer}")
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 export NVME_PEER_CONFIGFS="$T/cfg" NVME_PEER_SYSFS="$T/sys"
@@ -123,12 +123,17 @@ fake_q nvme0 5 configfs t1
 fake_q nvme0 7 process ""
 fake_q nvme0 9 kernel ""
 
+mkdir "$T/cfg/nvme0/going"	# an rmdir under way: no attributes left
 run 0 "list" "$np" list
 has "$T/out" '^nvme0/t1  *configfs  *active  *5 ' "list: t1 active on qid 5"
 has "$T/out" '^nvme0/t2  *configfs  *waiting .* reset$' "list: t2 waiting, reset"
 has "$T/out" '^nvme0/q7  *process  *active  *7 ' "list: q7 of a process"
 has "$T/out" '^nvme0/q9  *kernel ' "list: q9 of a driver"
 has "$T/out" '^nvme1/off  *configfs  *disabled' "list: nvme1/off disabled"
+grep -q '^nvme0/going' "$T/out"
+[ $? = 1 ]
+ok $? "list: a directory without state is not listed"
+rmdir "$T/cfg/nvme0/going"
 grep -q '^nvme0/q5' "$T/out"
 [ $? = 1 ]
 ok $? "list: q5 is t1's queue, not listed again"

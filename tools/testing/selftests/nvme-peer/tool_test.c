@@ -366,7 +366,11 @@ TEST_F_TIMEOUT(tool, unprivileged, NP_TOOL_TIMEOUT)
 	EXPECT_EQ(0, tool("delete --all"));
 }
 
-/* "nvme-peer watch --json --count 1" into @out, in the background */
+/*
+ * "nvme-peer watch --json --count 1", every 10 ms (a reset's revocation
+ * and re-creation may take less than the default 100), into @out, in the
+ * background
+ */
 static pid_t watch_start(const char *out)
 {
 	char cmd[PATH_MAX + 512];
@@ -375,8 +379,8 @@ static pid_t watch_start(const char *out)
 	if (pid)
 		return pid;
 	snprintf(cmd, sizeof(cmd),
-		 "exec %s watch --json --count 1 --timeout 30 > %s", np_tool(),
-		 out);
+		 "exec %s watch --json --count 1 --timeout 30 --interval 10 > %s",
+		 np_tool(), out);
 	execl("/bin/sh", "sh", "-c", cmd, NULL);
 	_exit(127);
 }
@@ -410,10 +414,17 @@ TEST_F_TIMEOUT(tool, watch_reset, NP_TOOL_TIMEOUT)
 	slurp("/tmp/np-watch.out", out);
 	TH_LOG("watch: %s", out);
 	EXPECT_NE(NULL, strstr(out, name));
-	/* revoked, or recreated if it came back within one poll */
-	EXPECT_TRUE(strstr(out, "\"event\":\"revoked\"") ||
-		    strstr(out, "\"event\":\"recreated\""));
-	EXPECT_NE(NULL, strstr(out, "\"reason\":\"reset\""));
+	/*
+	 * revoked by the reset; or, if it came back within one poll,
+	 * recreated, generation 2 (reason then is the new reservation's:
+	 * none)
+	 */
+	if (strstr(out, "\"event\":\"revoked\"")) {
+		EXPECT_NE(NULL, strstr(out, "\"reason\":\"reset\""));
+	} else {
+		EXPECT_NE(NULL, strstr(out, "\"event\":\"recreated\""));
+		EXPECT_NE(NULL, strstr(out, "\"generation\":2"));
+	}
 	snprintf(out, NP_BUF, "%s/state", dir);
 	ASSERT_EQ(0, np_wait_for(out, "active", 20));
 	snprintf(out, NP_BUF, "%s/generation", dir);
