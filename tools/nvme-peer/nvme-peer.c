@@ -730,7 +730,7 @@ static void np_read_live(struct np_entry *e)
 static int np_read_cfg_entry(const char *ctrl, const char *name,
 			     struct np_entry *e)
 {
-	char dir[PATH_MAX], buf[NP_VALUE_MAX + 2];
+	char dir[PATH_MAX], buf[NP_VALUE_MAX + 2], now[sizeof(e->state)];
 	struct stat st;
 	int k;
 
@@ -748,14 +748,25 @@ static int np_read_cfg_entry(const char *ctrl, const char *name,
 	for (k = 0; k < NP_NKEYS; k++)
 		if (!np_read_at(dir, np_keys[k].name, buf, sizeof(buf)))
 			e->val[k] = np_strdup(buf);
-	if (np_read_at(dir, "reason", e->reason, sizeof(e->reason)))
-		np_copy(e->reason, sizeof(e->reason), "?");
-	if (!np_read_at(dir, "error", buf, sizeof(buf)))
-		e->error = strtol(buf, NULL, 10);
-	if (!np_read_at(dir, "live_qid", buf, sizeof(buf)))
-		e->live_qid = strtoul(buf, NULL, 10);
-	if (!np_read_at(dir, "generation", buf, sizeof(buf)))
-		e->generation = strtoul(buf, NULL, 10);
+	/*
+	 * Each attribute is read on its own: one snapshot is the state, the
+	 * others and the state again the same, else read again (a few times).
+	 */
+	for (k = 0; k < 5; k++) {
+		if (np_read_at(dir, "reason", e->reason, sizeof(e->reason)))
+			np_copy(e->reason, sizeof(e->reason), "?");
+		if (!np_read_at(dir, "error", buf, sizeof(buf)))
+			e->error = strtol(buf, NULL, 10);
+		if (!np_read_at(dir, "live_qid", buf, sizeof(buf)))
+			e->live_qid = strtoul(buf, NULL, 10);
+		if (!np_read_at(dir, "generation", buf, sizeof(buf)))
+			e->generation = strtoul(buf, NULL, 10);
+		if (np_read_at(dir, "state", now, sizeof(now)))
+			return -ENOENT;
+		if (!strcmp(now, e->state))
+			break;
+		memcpy(e->state, now, sizeof(now));
+	}
 	np_read_live(e);
 	return 0;
 }
