@@ -23,14 +23,22 @@
 /* how often a wait for a disable says it still waits */
 #define NP_DISABLE_NAG		(10 * HZ)
 
-/*
- * Send an admin command the way an ioctl does (NVME_REQ_USERCMD): it runs
- * only while the controller is LIVE and fails at once, with a host path
- * error, while it resets.  A command of ours must never run in the middle
- * of a reset, before nvme-pci has set up its own queues.
+/**
+ * np_admin_cmd() - send an admin command on a controller's admin queue
+ * @pctrl: the controller
+ * @c: the command
+ * @buf: its data (kernel memory), or NULL
+ * @len: bytes of @buf
+ *
+ * The way an ioctl does (NVME_REQ_USERCMD): it runs only while the
+ * controller is LIVE and fails at once, with a host path error, while it
+ * resets.  A command of ours must never run in the middle of a reset,
+ * before nvme-pci has set up its own queues.
+ *
+ * Return: 0, the NVMe status (> 0), or -errno.
  */
-static int np_admin_cmd(struct nvme_peer_ctrl *pctrl, struct nvme_command *c,
-			void *buf, unsigned int len)
+int np_admin_cmd(struct nvme_peer_ctrl *pctrl, struct nvme_command *c,
+		 void *buf, unsigned int len)
 {
 	struct request *req;
 	blk_status_t status;
@@ -58,8 +66,14 @@ out_free_req:
 	return ret;
 }
 
-/* The errno for an admin command's result: a status becomes -EIO. */
-static int np_admin_errno(int ret)
+/**
+ * np_admin_errno() - the errno for np_admin_cmd()'s result
+ * @ret: np_admin_cmd()'s return
+ *
+ * Return: 0 or -errno: a resetting controller -EAGAIN, Invalid Namespace
+ * -ENODEV, any other status -EIO.
+ */
+int np_admin_errno(int ret)
 {
 	if (ret <= 0)
 		return ret;

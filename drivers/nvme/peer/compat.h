@@ -38,6 +38,17 @@
 #define np_ns_list_held(ctrl)		lockdep_is_held(&(ctrl)->namespaces_rwsem)
 #endif
 
+/* 6.12's stable updates moved driver_override into struct device; "" clears */
+#if NP_SINCE(6, 12)
+#define np_set_driver_override(pdev, s)	device_set_driver_override(&(pdev)->dev, s)
+#else
+#include <linux/pci.h>
+static inline int np_set_driver_override(struct pci_dev *pdev, const char *s)
+{
+	return driver_set_override(&pdev->dev, &pdev->driver_override, s, strlen(s));
+}
+#endif
+
 /* 6.3 made vma->vm_flags read-only: set and clear it with these */
 #if !NP_SINCE(6, 3)
 static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)

@@ -765,6 +765,9 @@ static ssize_t np_cfs_enable_store(struct config_item *item,
 
 	if (kstrtobool(page, &enable))
 		return -EINVAL;
+	/* the RESERVE ioctl's rule: root without CAP_SYS_ADMIN does not */
+	if (enable && !capable(CAP_SYS_ADMIN))
+		return -EPERM;
 	/* a re-creation in flight ends before the intent changes */
 	cancel_delayed_work_sync(&r->work);
 	mutex_lock(&r->lock);

@@ -218,6 +218,8 @@ static void np_ctrl_forget(struct nvme_peer_ctrl *pctrl,
 	flush_work(&pctrl->fence_work);
 	pctrl->forgotten = true;
 	mutex_unlock(&pctrl->forget_lock);
+	/* an intent enabled after the first call: removed now, let go */
+	np_cfs_ctrl_gone(pctrl, reason);
 
 	np_ctrl_del(pctrl);		/* the registry's reference */
 }

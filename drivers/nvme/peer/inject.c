@@ -15,6 +15,7 @@
  *                        a reset raced the reservation
  *   fail_delete          a Delete SQ/CQ command fails as if the controller
  *                        had refused it (not sent)
+ *   fail_create          a Create I/O CQ/SQ command fails the same way
  *   lease_return_delay   after giving a layout lease back, wait delay_ms,
  *                        as a preempted work item would: the breaker
  *                        returns meanwhile
@@ -49,6 +50,7 @@ struct np_fault {
 enum {
 	NP_F_RESET_BEFORE_CREATE,
 	NP_F_FAIL_DELETE,
+	NP_F_FAIL_CREATE,
 	NP_F_LEASE_RETURN_DELAY,
 	NP_F_MED_FREE_DELAY,
 	NP_F_DOWN_DELAY,
@@ -59,6 +61,7 @@ enum {
 static struct np_fault np_faults[NP_F_NR] = {
 	[NP_F_RESET_BEFORE_CREATE] = { "reset_before_create", FAULT_ATTR_INITIALIZER },
 	[NP_F_FAIL_DELETE]	   = { "fail_delete", FAULT_ATTR_INITIALIZER },
+	[NP_F_FAIL_CREATE]	   = { "fail_create", FAULT_ATTR_INITIALIZER },
 	[NP_F_LEASE_RETURN_DELAY]  = { "lease_return_delay", FAULT_ATTR_INITIALIZER },
 	[NP_F_MED_FREE_DELAY]	   = { "med_free_delay", FAULT_ATTR_INITIALIZER },
 	[NP_F_DOWN_DELAY]	   = { "down_delay", FAULT_ATTR_INITIALIZER },
@@ -99,6 +102,10 @@ int np_inject_admin_error(const struct nvme_command *c)
 	if ((c->common.opcode == nvme_admin_delete_sq ||
 	     c->common.opcode == nvme_admin_delete_cq) &&
 	    np_fail(NP_F_FAIL_DELETE))
+		return NVME_SC_INTERNAL;
+	if ((c->common.opcode == nvme_admin_create_sq ||
+	     c->common.opcode == nvme_admin_create_cq) &&
+	    np_fail(NP_F_FAIL_CREATE))
 		return NVME_SC_INTERNAL;
 	return 0;
 }
@@ -154,6 +161,7 @@ void np_inject_init(void)
 			debugfs_create_bool("stalling", 0400, dir, &np_stalling);
 		}
 	}
+	np_sriov_debugfs(np_inject_dir);
 }
 
 void np_inject_exit(void)

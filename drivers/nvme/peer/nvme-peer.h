@@ -287,6 +287,9 @@ void np_events_exit(void);
 
 /* admin.c: Create, Delete, Identify; disabling a controller */
 struct nvme_ns;
+int np_admin_cmd(struct nvme_peer_ctrl *pctrl, struct nvme_command *c,
+		 void *buf, unsigned int len);
+int np_admin_errno(int ret);
 int np_create_hw(struct nvme_peer_queue *q);
 void np_delete_hw(struct nvme_peer_queue *q);
 int np_ns_format(struct nvme_peer_ctrl *pctrl, struct nvme_ns *ns,
@@ -294,6 +297,62 @@ int np_ns_format(struct nvme_peer_ctrl *pctrl, struct nvme_ns *ns,
 void np_ctrl_disable_wait(struct nvme_peer_ctrl *pctrl,
 			  bool (*done)(void *arg), void *arg, const char *why);
 void np_ctrl_reset_wait(struct nvme_peer_ctrl *pctrl, bool live);
+
+/* sriov.c: secondary controllers (SR-IOV VFs) of a primary controller */
+#define NP_SRIOV_MAX_SECONDARY	127	/* entries of one Secondary Controller List */
+
+/* Virtualization Management actions and resource types */
+enum {
+	NP_VIRT_PRIMARY_ALLOC	= 0x1,
+	NP_VIRT_SEC_OFFLINE	= 0x7,
+	NP_VIRT_SEC_ASSIGN	= 0x8,
+	NP_VIRT_SEC_ONLINE	= 0x9,
+};
+
+enum {
+	NP_VIRT_RES_VQ		= 0,
+	NP_VIRT_RES_VI		= 1,
+};
+
+/* command specific status codes (SCT 1) of attachment and virtualization */
+enum {
+	NP_SC_NS_ALREADY_ATTACHED	= 0x118,
+	NP_SC_NS_NOT_ATTACHED		= 0x11a,
+	NP_SC_CTRL_LIST_INVALID		= 0x11c,
+	NP_SC_INVALID_CTRL_ID		= 0x11f,
+	NP_SC_INVALID_SEC_CTRL_STATE	= 0x120,
+	NP_SC_INVALID_NUM_RESOURCES	= 0x121,
+	NP_SC_INVALID_RESOURCE_ID	= 0x122,
+};
+
+/* what Identify Primary Controller Capabilities reports */
+struct np_sriov_caps {
+	u16 cntlid;
+	u32 vqfrt, vqrfa;	/* VQ flexible resources: total, assigned */
+	u16 vqprt, vqfrsm;	/* VQ private to the primary; most per secondary */
+	u32 vifrt, virfa;	/* the same for interrupts */
+	u16 viprt, vifrsm;
+	u16 total_vfs;		/* the PCI SR-IOV capability's TotalVFs */
+};
+
+/* one entry of the Secondary Controller List */
+struct np_sriov_sec {
+	u16 cntlid, pcid, vfn, nvq, nvi;
+	bool online;
+};
+
+int np_sriov_caps(struct nvme_peer_ctrl *pctrl, struct np_sriov_caps *caps);
+int np_sriov_list(struct nvme_peer_ctrl *pctrl, struct np_sriov_sec *sec,
+		  unsigned int max);
+int np_sriov_virt_mgmt(struct nvme_peer_ctrl *pctrl, u8 act, u8 rt,
+		       u16 cntlid, u16 nr);
+int np_sriov_ns_attach(struct nvme_peer_ctrl *pctrl, u32 nsid, u16 cntlid,
+		       bool attach);
+int np_sriov_enable(struct nvme_peer_ctrl *pctrl, int nr_vfs);
+void np_sriov_disable(struct nvme_peer_ctrl *pctrl);
+int np_sriov_provision(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid,
+		       u16 nvq, u16 nvi, u16 *cntlid);
+int np_sriov_unprovision(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid);
 
 /* core.c: reservations, how they are built and torn down */
 struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
@@ -409,6 +468,8 @@ void np_inject_poller_stall(unsigned int id);
 void np_inject_down(void);
 void np_inject_init(void);
 void np_inject_exit(void);
+struct dentry;
+void np_sriov_debugfs(struct dentry *dir);
 #else
 static inline bool np_inject_reset(void)
 {

@@ -1,0 +1,662 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvme-peer: secondary controllers (SR-IOV virtual functions) of a primary
+ * controller, provisioned through the primary's admin queue -- the
+ * foundation of isolated mode (issue 23).  Identify Primary Controller
+ * Capabilities and Secondary Controller List say what there is; Virtualization
+ * Management assigns flexible queue and interrupt resources to a secondary
+ * controller and takes it online or offline; Namespace Attachment attaches
+ * exactly the tenant's namespace to it; pci_enable_sriov() creates the VFs.
+ *
+ * The admin commands go the way admin.c sends its own (np_admin_cmd(): only
+ * while the primary is live), so the hook patch is unchanged.  A VF is
+ * held back from every driver (driver_override) from the moment it appears
+ * until it is online with its namespace: nvme-pci would otherwise probe an
+ * offline controller, which never becomes ready.  Once online, nvme-pci
+ * binds it like any controller, and with peer_queues it becomes an
+ * nvme-peer controller of its own.  Here is decided only how a secondary
+ * controller is brought up and down; who may use it is isolated mode's.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/device.h>
+#include <linux/mutex.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+
+#include "nvme.h"
+#include "nvme-peer.h"
+
+/* Identify CNS values (not in every supported kernel's nvme.h) */
+#define NP_CNS_PRIMARY_CAPS	0x14
+#define NP_CNS_SECONDARY_LIST	0x15
+/* Namespace Attachment data: a controller list of at most this many ids */
+#define NP_CTRL_LIST_MAX	2047
+/* the driver_override of a VF no driver may bind yet */
+#define NP_SRIOV_HELD		"nvme-peer-held"
+
+/* Identify Primary Controller Capabilities data structure (CNS 0x14) */
+struct np_id_primary_caps {
+	__le16	cntlid;
+	__le16	portid;
+	__u8	crt;
+	__u8	rsvd5[27];
+	__le32	vqfrt;
+	__le32	vqrfa;
+	__le16	vqrfap;
+	__le16	vqprt;
+	__le16	vqfrsm;
+	__le16	vqgran;
+	__u8	rsvd48[16];
+	__le32	vifrt;
+	__le32	virfa;
+	__le16	virfap;
+	__le16	viprt;
+	__le16	vifrsm;
+	__le16	vigran;
+	__u8	rsvd80[4016];
+};
+
+/* Secondary Controller List (CNS 0x15): a count and 127 entries */
+struct np_id_secondary_entry {
+	__le16	scid;
+	__le16	pcid;
+	__u8	scs;
+	__u8	rsvd5[3];
+	__le16	vfn;
+	__le16	nvq;
+	__le16	nvi;
+	__u8	rsvd14[18];
+};
+
+struct np_id_secondary_list {
+	__u8	numid;
+	__u8	rsvd1[31];
+	struct np_id_secondary_entry sc[NP_SRIOV_MAX_SECONDARY];
+};
+
+/* Namespace Attachment data: a controller list */
+struct np_ctrl_list {
+	__le16	num;
+	__le16	ids[NP_CTRL_LIST_MAX];
+};
+
+/* serialises provisioning; the VF hold below */
+static DEFINE_MUTEX(np_sriov_lock);
+/* the primary whose VFs pci_enable_sriov() is adding right now */
+static struct pci_dev *np_sriov_holding;
+
+/* Virtualization Management cdw10: action, resource type, controller. */
+static u32 np_virt_mgmt_cdw10(u8 act, u8 rt, u16 cntlid)
+{
+	return (act & 0xf) | (rt & 0x7) << 8 | (u32)cntlid << 16;
+}
+
+/* Namespace Attachment cdw10: select (0 attach, 1 detach). */
+static u32 np_ns_attach_cdw10(bool attach)
+{
+	return attach ? 0 : 1;
+}
+
+/* Decode a Secondary Controller List; returns the number of entries. */
+static unsigned int np_sriov_parse_list(const struct np_id_secondary_list *l,
+					struct np_sriov_sec *sec,
+					unsigned int max)
+{
+	unsigned int i, n = min3((unsigned int)l->numid, max,
+				 (unsigned int)NP_SRIOV_MAX_SECONDARY);
+
+	for (i = 0; i < n; i++) {
+		sec[i].cntlid = le16_to_cpu(l->sc[i].scid);
+		sec[i].pcid = le16_to_cpu(l->sc[i].pcid);
+		sec[i].online = l->sc[i].scs & 1;
+		sec[i].vfn = le16_to_cpu(l->sc[i].vfn);
+		sec[i].nvq = le16_to_cpu(l->sc[i].nvq);
+		sec[i].nvi = le16_to_cpu(l->sc[i].nvi);
+	}
+	return n;
+}
+
+/*
+ * SR-IOV needs a physical function; Virtualization Management is not
+ * judged by OACS bit 7 (VMS), which QEMU 7.2 leaves clear although it
+ * implements the command: np_sriov_caps() asks the controller instead.
+ */
+static int np_sriov_check(struct nvme_peer_ctrl *pctrl)
+{
+	if (!pctrl->ctrl || !pctrl->info.pdev->is_physfn)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/*
+ * Identify data of @cns (CNTID 0) in a new buffer of @len bytes, or NULL
+ * and *@err: -EOPNOTSUPP without SR-IOV or when the controller refuses
+ * the Identify (no Virtualization Management), -ENOMEM, or
+ * np_admin_errno() of a command that did not complete.
+ */
+static void *np_sriov_identify(struct nvme_peer_ctrl *pctrl, u8 cns,
+			       size_t len, int *err)
+{
+	struct nvme_command c = { };
+	void *buf;
+	int ret = np_sriov_check(pctrl);
+
+	if (ret)
+		goto out_err;
+	ret = -ENOMEM;
+	buf = kzalloc(len, GFP_KERNEL);
+	if (!buf)
+		goto out_err;
+	c.identify.opcode = nvme_admin_identify;
+	c.identify.cns = cns;
+	ret = np_admin_cmd(pctrl, &c, buf, len);
+	if (ret > 0 && (ret & 0x7ff) != NVME_SC_HOST_PATH_ERROR)
+		ret = -EOPNOTSUPP;
+	ret = np_admin_errno(ret);
+	if (!ret)
+		return buf;
+	kfree(buf);
+out_err:
+	*err = ret;
+	return NULL;
+}
+
+/**
+ * np_sriov_caps() - Identify Primary Controller Capabilities
+ * @pctrl: the primary controller
+ * @caps: filled in
+ *
+ * Return: 0, -EOPNOTSUPP without SR-IOV or when the controller refuses
+ * the Identify (no Virtualization Management), -ENOMEM, or
+ * np_admin_errno() of a command that did not complete.
+ */
+int np_sriov_caps(struct nvme_peer_ctrl *pctrl, struct np_sriov_caps *caps)
+{
+	struct np_id_primary_caps *id;
+	int ret;
+
+	id = np_sriov_identify(pctrl, NP_CNS_PRIMARY_CAPS, sizeof(*id), &ret);
+	if (!id)
+		return ret;
+	caps->cntlid = le16_to_cpu(id->cntlid);
+	caps->vqfrt = le32_to_cpu(id->vqfrt);
+	caps->vqrfa = le32_to_cpu(id->vqrfa);
+	caps->vqprt = le16_to_cpu(id->vqprt);
+	caps->vqfrsm = le16_to_cpu(id->vqfrsm);
+	caps->vifrt = le32_to_cpu(id->vifrt);
+	caps->virfa = le32_to_cpu(id->virfa);
+	caps->viprt = le16_to_cpu(id->viprt);
+	caps->vifrsm = le16_to_cpu(id->vifrsm);
+	caps->total_vfs = pci_sriov_get_totalvfs(pctrl->info.pdev);
+	kfree(id);
+	return 0;
+}
+
+/**
+ * np_sriov_list() - Secondary Controller List of a primary controller
+ * @pctrl: the primary controller
+ * @sec: filled in
+ * @max: entries in @sec
+ *
+ * Return: the number of secondary controllers reported (at most @max),
+ * or np_sriov_caps()'s errors.
+ */
+int np_sriov_list(struct nvme_peer_ctrl *pctrl, struct np_sriov_sec *sec,
+		  unsigned int max)
+{
+	struct np_id_secondary_list *l;
+	int ret;
+
+	/* from the lowest CNTLID: Identify's CNTID 0 */
+	l = np_sriov_identify(pctrl, NP_CNS_SECONDARY_LIST, sizeof(*l), &ret);
+	if (!l)
+		return ret;
+	ret = np_sriov_parse_list(l, sec, max);
+	kfree(l);
+	return ret;
+}
+
+/**
+ * np_sriov_virt_mgmt() - send Virtualization Management
+ * @pctrl: the primary controller
+ * @act: NP_VIRT_* action
+ * @rt: NP_VIRT_RES_VQ or NP_VIRT_RES_VI
+ * @cntlid: the secondary controller
+ * @nr: resources to assign (assign actions only)
+ *
+ * Return: 0, -EOPNOTSUPP, or the NVMe status (> 0) the controller returned:
+ * callers tell an invalid secondary state from other refusals by it.
+ */
+int np_sriov_virt_mgmt(struct nvme_peer_ctrl *pctrl, u8 act, u8 rt,
+		       u16 cntlid, u16 nr)
+{
+	struct nvme_command c = { };
+	int ret = np_sriov_check(pctrl);
+
+	if (ret)
+		return ret;
+	c.common.opcode = nvme_admin_virtual_mgmt;
+	c.common.cdw10 = cpu_to_le32(np_virt_mgmt_cdw10(act, rt, cntlid));
+	c.common.cdw11 = cpu_to_le32(nr);
+	ret = np_admin_cmd(pctrl, &c, NULL, 0);
+	if (ret > 0)
+		dev_info(pctrl->ctrl->device,
+			 "nvme-peer: Virtualization Management act %u rt %u cntlid %u nr %u: status %#x\n",
+			 act, rt, cntlid, nr, ret);
+	return ret;
+}
+
+/**
+ * np_sriov_ns_attach() - attach a namespace to one controller, or detach it
+ * @pctrl: the controller whose admin queue sends the command (the primary)
+ * @nsid: the namespace
+ * @cntlid: the controller to attach it to or detach it from
+ * @attach: attach (true) or detach
+ *
+ * nvme-pci passes the command to nvme-peer's admin_cmd hook first, which
+ * fences @pctrl's own reservations on @nsid: the primary's view of the
+ * namespace does not change, but the hook cannot tell.
+ *
+ * Return: 0, -EOPNOTSUPP, -ENOMEM or the NVMe status (> 0).
+ */
+int np_sriov_ns_attach(struct nvme_peer_ctrl *pctrl, u32 nsid, u16 cntlid,
+		       bool attach)
+{
+	struct nvme_command c = { };
+	struct np_ctrl_list *list;
+	int ret;
+
+	if (!pctrl->ctrl || !(pctrl->ctrl->oacs & NVME_CTRL_OACS_NS_MNGT_SUPP))
+		return -EOPNOTSUPP;
+	list = kzalloc(sizeof(*list), GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	list->num = cpu_to_le16(1);
+	list->ids[0] = cpu_to_le16(cntlid);
+	c.common.opcode = nvme_admin_ns_attach;
+	c.common.nsid = cpu_to_le32(nsid);
+	c.common.cdw10 = cpu_to_le32(np_ns_attach_cdw10(attach));
+	ret = np_admin_cmd(pctrl, &c, list, sizeof(*list));
+	if (ret > 0)
+		dev_info(pctrl->ctrl->device,
+			 "nvme-peer: %s nsid %u, cntlid %u: status %#x\n",
+			 attach ? "attach" : "detach", nsid, cntlid, ret);
+	kfree(list);
+	return ret;
+}
+
+/* Hold a new VF of np_sriov_holding back from every driver. */
+static int np_sriov_bus_event(struct notifier_block *nb, unsigned long action,
+			      void *data)
+{
+	struct device *dev = data;
+	struct pci_dev *pdev = to_pci_dev(dev);
+
+	if (action != BUS_NOTIFY_ADD_DEVICE || !pdev->is_virtfn ||
+	    pci_physfn(pdev) != READ_ONCE(np_sriov_holding))
+		return NOTIFY_DONE;
+	if (np_set_driver_override(pdev, NP_SRIOV_HELD))
+		pci_warn(pdev, "nvme-peer: cannot hold the VF back from drivers\n");
+	return NOTIFY_OK;
+}
+
+static struct notifier_block np_sriov_nb = {
+	.notifier_call = np_sriov_bus_event,
+};
+
+/**
+ * np_sriov_enable() - enable VFs of a primary controller, held from drivers
+ * @pctrl: the primary controller
+ * @nr_vfs: how many
+ *
+ * The VFs appear with a driver_override no driver has: they stay unbound
+ * until np_sriov_provision() has them online and releases them.
+ *
+ * Return: 0, -EOPNOTSUPP, -EBUSY when VFs are enabled already, or
+ * pci_enable_sriov()'s error.
+ */
+int np_sriov_enable(struct nvme_peer_ctrl *pctrl, int nr_vfs)
+{
+	struct pci_dev *pf = pctrl->info.pdev;
+	int ret = np_sriov_check(pctrl);
+
+	if (ret)
+		return ret;
+	mutex_lock(&np_sriov_lock);
+	if (pci_num_vf(pf)) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+	ret = bus_register_notifier(&pci_bus_type, &np_sriov_nb);
+	if (ret)
+		goto out_unlock;
+	WRITE_ONCE(np_sriov_holding, pf);
+	ret = pci_enable_sriov(pf, nr_vfs);
+	WRITE_ONCE(np_sriov_holding, NULL);
+	bus_unregister_notifier(&pci_bus_type, &np_sriov_nb);
+out_unlock:
+	mutex_unlock(&np_sriov_lock);
+	return ret;
+}
+
+/**
+ * np_sriov_disable() - disable the VFs of a primary controller
+ * @pctrl: the primary controller
+ *
+ * Removes every VF: a driver bound to one is unbound first (nvme-pci's
+ * removal revokes the reservations on it).  Their secondary controllers
+ * keep their state: np_sriov_unprovision() takes them offline.
+ */
+void np_sriov_disable(struct nvme_peer_ctrl *pctrl)
+{
+	mutex_lock(&np_sriov_lock);
+	pci_disable_sriov(pctrl->info.pdev);
+	mutex_unlock(&np_sriov_lock);
+}
+
+/* The VF of VF number @vfn (1-based) of @pf, referenced, or NULL. */
+static struct pci_dev *np_sriov_vf(struct pci_dev *pf, u16 vfn)
+{
+	struct pci_dev *vf = NULL;
+
+	while ((vf = pci_get_device(PCI_ANY_ID, PCI_ANY_ID, vf)))
+		if (vf->is_virtfn && pci_physfn(vf) == pf &&
+		    pci_iov_vf_id(vf) == vfn - 1)
+			return vf;
+	return NULL;
+}
+
+/* The secondary controller of VF number @vfn. */
+static int np_sriov_find(struct nvme_peer_ctrl *pctrl, u16 vfn,
+			 struct np_sriov_sec *out)
+{
+	struct np_sriov_sec *sec;
+	int i, n;
+
+	sec = kcalloc(NP_SRIOV_MAX_SECONDARY, sizeof(*sec), GFP_KERNEL);
+	if (!sec)
+		return -ENOMEM;
+	n = np_sriov_list(pctrl, sec, NP_SRIOV_MAX_SECONDARY);
+	for (i = 0; i < n; i++) {
+		if (sec[i].vfn == vfn) {
+			*out = sec[i];
+			break;
+		}
+	}
+	kfree(sec);
+	if (n < 0)
+		return n;
+	return i < n ? 0 : -ENODEV;
+}
+
+/* The errno of a Virtualization Management or attachment status. */
+static int np_sriov_errno(int ret)
+{
+	if (ret <= 0)
+		return ret;
+	switch (ret & 0x7ff) {
+	case NP_SC_INVALID_SEC_CTRL_STATE:
+	case NP_SC_NS_ALREADY_ATTACHED:
+		return -EBUSY;
+	case NP_SC_INVALID_CTRL_ID:
+	case NP_SC_INVALID_RESOURCE_ID:
+	case NP_SC_INVALID_NUM_RESOURCES:
+		return -EINVAL;
+	case NP_SC_NS_NOT_ATTACHED:
+		return -ENOENT;
+	case NVME_SC_INVALID_NS:
+		return -ENODEV;
+	}
+	return np_admin_errno(ret);
+}
+
+/**
+ * np_sriov_provision() - bring one secondary controller up for a tenant
+ * @pctrl: the primary controller
+ * @vfn: its VF number (1-based), enabled by np_sriov_enable()
+ * @nsid: the one namespace to attach to it
+ * @nvq: flexible queue resources (admin queue included): nvme-pci keeps
+ *	the admin queue and one I/O queue, the rest are peer qids
+ * @nvi: flexible interrupt resources
+ * @cntlid: returns the secondary controller's CNTLID
+ *
+ * Assigns the resources, takes the controller online, attaches @nsid to it
+ * and only then lets drivers bind the VF (nvme-pci, which probes it in the
+ * background; nvme-peer registers it when it is live).  On failure the
+ * controller is offline again, its resources returned, @nsid detached.
+ *
+ * Return: 0, -EOPNOTSUPP, -ENODEV (no such VF), -EBUSY (online already,
+ * or @nsid attached to it already), -EINVAL (resources), -ENOSPC (no
+ * flexible resources left) or another errno of the admin commands.
+ */
+int np_sriov_provision(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid,
+		       u16 nvq, u16 nvi, u16 *cntlid)
+{
+	struct np_sriov_sec sec;
+	struct pci_dev *vf;
+	int ret;
+
+	vf = np_sriov_vf(pctrl->info.pdev, vfn);
+	if (!vf)
+		return -ENODEV;
+	mutex_lock(&np_sriov_lock);
+	ret = np_sriov_find(pctrl, vfn, &sec);
+	if (ret)
+		goto out_unlock;
+	if (sec.online) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+	ret = np_sriov_virt_mgmt(pctrl, NP_VIRT_SEC_ASSIGN, NP_VIRT_RES_VQ,
+				 sec.cntlid, nvq);
+	if (!ret)
+		ret = np_sriov_virt_mgmt(pctrl, NP_VIRT_SEC_ASSIGN,
+					 NP_VIRT_RES_VI, sec.cntlid, nvi);
+	if (!ret)
+		ret = np_sriov_virt_mgmt(pctrl, NP_VIRT_SEC_ONLINE, 0,
+					 sec.cntlid, 0);
+	if (ret)
+		goto out_offline;
+	ret = np_sriov_ns_attach(pctrl, nsid, sec.cntlid, true);
+	if (ret)
+		goto out_offline;
+	*cntlid = sec.cntlid;
+	mutex_unlock(&np_sriov_lock);
+	/* online with its namespace: drivers may have it now */
+	np_set_driver_override(vf, "");
+	ret = device_attach(&vf->dev);
+	pci_dev_put(vf);
+	return ret < 0 ? ret : 0;
+
+out_offline:
+	/* offline returns its resources to the primary */
+	np_sriov_virt_mgmt(pctrl, NP_VIRT_SEC_OFFLINE, 0, sec.cntlid, 0);
+out_unlock:
+	mutex_unlock(&np_sriov_lock);
+	pci_dev_put(vf);
+	if (ret > 0 && (ret & 0x7ff) == NP_SC_INVALID_NUM_RESOURCES)
+		return -ENOSPC;
+	return np_sriov_errno(ret);
+}
+
+/**
+ * np_sriov_unprovision() - take one secondary controller down
+ * @pctrl: the primary controller
+ * @vfn: its VF number (1-based)
+ * @nsid: the namespace np_sriov_provision() attached to it
+ *
+ * Unbinds the VF's driver (nvme-pci's removal revokes every reservation on
+ * it) and holds it back from drivers again, detaches @nsid and takes the
+ * controller offline, which returns its resources to the primary.  A
+ * namespace the controller says is not attached, or a controller it no
+ * longer knows (QEMU 7.2 after an FLR of the primary), is as good as
+ * detached.
+ *
+ * Return: 0, or the first error (the later steps are tried anyway).
+ */
+int np_sriov_unprovision(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid)
+{
+	struct np_sriov_sec sec;
+	struct pci_dev *vf;
+	int ret, ret2, sc;
+
+	vf = np_sriov_vf(pctrl->info.pdev, vfn);
+	if (vf) {
+		np_set_driver_override(vf, NP_SRIOV_HELD);
+		device_release_driver(&vf->dev);
+		pci_dev_put(vf);
+	}
+	mutex_lock(&np_sriov_lock);
+	ret = np_sriov_find(pctrl, vfn, &sec);
+	if (ret)
+		goto out_unlock;
+	ret = np_sriov_ns_attach(pctrl, nsid, sec.cntlid, false);
+	sc = ret > 0 ? ret & 0x7ff : 0;
+	if (sc == NP_SC_NS_NOT_ATTACHED || sc == NP_SC_CTRL_LIST_INVALID)
+		ret = 0;
+	ret = np_sriov_errno(ret);
+	ret2 = np_sriov_errno(np_sriov_virt_mgmt(pctrl, NP_VIRT_SEC_OFFLINE,
+						 0, sec.cntlid, 0));
+	if (!ret)
+		ret = ret2;
+out_unlock:
+	mutex_unlock(&np_sriov_lock);
+	return ret;
+}
+
+#if IS_ENABLED(CONFIG_NVME_PEER_FAULT_INJECTION)
+/*
+ * The test door (debugfs nvme-peer/sriov, test builds only) until isolated
+ * mode has doors of its own.  Reading lists, for every controller with
+ * Virtualization Management, its capabilities and secondary controllers.
+ * Writing runs one command on controller nvmeCTRL:
+ *
+ *   enable CTRL NR_VFS            np_sriov_enable()
+ *   disable CTRL                  np_sriov_disable()
+ *   provision CTRL VFN NSID NVQ NVI
+ *   unprovision CTRL VFN NSID
+ *   attach|detach CTRL NSID CNTLID   Namespace Attachment
+ *   virt CTRL ACT RT CNTLID NR    Virtualization Management as given
+ *
+ * The write fails with the command's errno; sriov_status holds the NVMe
+ * status (0 for none) of the last attach, detach or virt.
+ */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+static u32 np_sriov_status;
+
+static int np_sriov_show(struct seq_file *m, void *v)
+{
+	struct nvme_peer_ctrl *pctrl;
+	struct np_sriov_sec *sec;
+	struct np_sriov_caps caps;
+	unsigned long i = 0;
+	int j, n;
+
+	sec = kcalloc(NP_SRIOV_MAX_SECONDARY, sizeof(*sec), GFP_KERNEL);
+	if (!sec)
+		return -ENOMEM;
+	while ((pctrl = np_ctrl_next(&i))) {
+		if (!np_sriov_caps(pctrl, &caps)) {
+			seq_printf(m, "%s cntlid %u vfs %u/%u vq %u/%u private %u max %u vi %u/%u private %u max %u\n",
+				   pctrl->name, caps.cntlid,
+				   pci_num_vf(pctrl->info.pdev),
+				   caps.total_vfs, caps.vqrfa, caps.vqfrt,
+				   caps.vqprt, caps.vqfrsm, caps.virfa,
+				   caps.vifrt, caps.viprt, caps.vifrsm);
+			n = np_sriov_list(pctrl, sec, NP_SRIOV_MAX_SECONDARY);
+			for (j = 0; j < n; j++)
+				seq_printf(m, "%s sec cntlid %u pcid %u vfn %u %s vq %u vi %u\n",
+					   pctrl->name, sec[j].cntlid,
+					   sec[j].pcid, sec[j].vfn,
+					   sec[j].online ? "online" : "offline",
+					   sec[j].nvq, sec[j].nvi);
+		}
+		nvme_peer_ctrl_put(pctrl);
+	}
+	kfree(sec);
+	return 0;
+}
+
+static int np_sriov_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, np_sriov_show, NULL);
+}
+
+static int np_sriov_run(struct nvme_peer_ctrl *pctrl, const char *cmd,
+			const u32 *a, int n)
+{
+	u16 cntlid;
+	int ret;
+
+	if (!strcmp(cmd, "enable") && n == 1)
+		return np_sriov_enable(pctrl, a[0]);
+	if (!strcmp(cmd, "disable") && n == 0) {
+		np_sriov_disable(pctrl);
+		return 0;
+	}
+	if (!strcmp(cmd, "provision") && n == 4)
+		return np_sriov_provision(pctrl, a[0], a[1], a[2], a[3],
+					  &cntlid);
+	if (!strcmp(cmd, "unprovision") && n == 2)
+		return np_sriov_unprovision(pctrl, a[0], a[1]);
+	if ((!strcmp(cmd, "attach") || !strcmp(cmd, "detach")) && n == 2)
+		ret = np_sriov_ns_attach(pctrl, a[0], a[1], cmd[0] == 'a');
+	else if (!strcmp(cmd, "virt") && n == 4)
+		ret = np_sriov_virt_mgmt(pctrl, a[0], a[1], a[2], a[3]);
+	else
+		return -EINVAL;
+	np_sriov_status = ret > 0 ? ret : 0;
+	return np_sriov_errno(ret);
+}
+
+static ssize_t np_sriov_write(struct file *file, const char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	struct nvme_peer_ctrl *pctrl;
+	char buf[96], cmd[16];
+	u32 ctrl, a[4];
+	int n, ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = 0;
+	n = sscanf(buf, "%15s %u %u %u %u %u", cmd, &ctrl, &a[0], &a[1],
+		   &a[2], &a[3]);
+	if (n < 2)
+		return -EINVAL;
+	pctrl = np_ctrl_get_by_instance(ctrl);
+	if (!pctrl)
+		return -ENODEV;
+	ret = np_sriov_run(pctrl, cmd, a, n - 2);
+	nvme_peer_ctrl_put(pctrl);
+	return ret ? ret : len;
+}
+
+static const struct file_operations np_sriov_fops = {
+	.owner = THIS_MODULE,
+	.open = np_sriov_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = np_sriov_write,
+};
+
+/**
+ * np_sriov_debugfs() - create the test door in debugfs
+ * @dir: nvme-peer's debugfs directory
+ */
+void np_sriov_debugfs(struct dentry *dir)
+{
+	debugfs_create_file("sriov", 0600, dir, NULL, &np_sriov_fops);
+	debugfs_create_u32("sriov_status", 0400, dir, &np_sriov_status);
+}
+#endif
+
+#if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
+#include "sriov_kunit.c"
+#endif
