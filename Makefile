@@ -3,7 +3,8 @@
 # nvme-peer: build, test and demo.  See README.md.
 #
 #   make            build the modules (production: no KUnit suites, no fault
-#                   injection) and the selftests against the test kernel
+#                   injection) and the selftests against the test kernel, and
+#                   tools/nvme-peer/nvme-peer, the administrator's command
 #   make NP_TESTS=y the same with the KUnit suites and fault injection built
 #                   into nvme-peer.ko (what make check and its VMs use)
 #   make check      the single gate: sparse, checkpatch, KUnit and kselftests in
@@ -22,9 +23,9 @@ KDIR ?= $(shell $(CURDIR)/scripts/build-kernel \
 	  $(if $(filter-out clean,$(or $(MAKECMDGOALS),all)),,--cached) $(KCONFIG) | tail -n1)
 SELFTESTS := tools/testing/selftests/nvme-peer
 
-.PHONY: all modules selftests sparse checkpatch check demo bench clean kernel
+.PHONY: all modules selftests tool sparse checkpatch check demo bench clean kernel
 
-all: modules selftests
+all: modules selftests tool
 
 kernel:
 	@$(CURDIR)/scripts/build-kernel $(KCONFIG)
@@ -34,6 +35,10 @@ modules:
 
 selftests:
 	$(MAKE) -C $(SELFTESTS) KDIR=$(KDIR)
+
+# its install: make -C tools/nvme-peer install (README.md)
+tool:
+	$(MAKE) -C tools/nvme-peer
 
 sparse:
 	@$(CURDIR)/scripts/sparse $(KDIR)
@@ -62,4 +67,5 @@ clean:
 			-o -name '.*.cmd' -o -name modules.order \) -delete; \
 		rm -f Module.symvers modules.order .*.cmd .module-common.o; \
 	fi; \
-	$(MAKE) -C $(SELFTESTS) KDIR="$$kdir" clean
+	$(MAKE) -C $(SELFTESTS) KDIR="$$kdir" clean; \
+	$(MAKE) -C tools/nvme-peer clean

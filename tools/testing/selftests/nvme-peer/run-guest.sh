@@ -84,6 +84,8 @@ if [ "$topo" = switch ]; then
 	kselftest queue_lib_test
 	kselftest uapi_test
 	kselftest ioctl_fuzz
+	# the nvme-peer command on configfs; it reloads nvme-peer itself
+	kselftest tool_test
 fi
 case "$topo" in switch|iommu) kselftest guard_test ;; esac
 case "$topo" in switch|rootports|iommu) kselftest dmabuf_test ;; esac

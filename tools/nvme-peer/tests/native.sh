@@ -1,0 +1,286 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Native tests of nvme-peer (the command) against a fake configfs and sysfs
+# tree under a temporary directory: argument checks, list/show/save output,
+# restore's validation (FILE:LINE, exit 3, nothing created) and its undo
+# when a step fails (a plain directory has no attribute files, so writing
+# one fails as the kernel would), watch's events.  No kernel module needed;
+# tools/testing/selftests/nvme-peer/tool_test.c runs it against the kernel.
+#
+# usage: tests/native.sh [PATH-OF-nvme-peer]; prints TAP, exits 1 on failure
+np=$(realpath "${1:-$(dirname "$0")/../nvme-peer}")
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+export NVME_PEER_CONFIGFS="$T/cfg" NVME_PEER_SYSFS="$T/sys"
+n=0
+fails=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		fails=$((fails + 1))
+	fi
+}
+
+# run EXPECTED-RC NAME CMD...: stdout in $T/out, stderr in $T/err
+run() {
+	want=$1 name=$2
+	shift 2
+	"$@" > "$T/out" 2> "$T/err"
+	rc=$?
+	[ $rc = "$want" ]
+	ok $? "$name (rc $rc, want $want)"
+	[ $rc = "$want" ] || sed 's/^/# /' "$T/err"
+}
+
+# has FILE PATTERN NAME
+has() {
+	grep -q -e "$2" "$1"
+	ok $? "$3"
+	grep -q -e "$2" "$1" || sed 's/^/# /' "$1"
+}
+
+attr() { printf '%s\n' "$2" > "$1"; }
+
+# A configfs reservation directory as the kernel shows it
+fake_res() {
+	d=$T/cfg/$1
+	mkdir -p "$d"
+	for kv in nsid=1 depth=64 sq_placement=host cq_placement=host \
+		  data_placement=none data_size=0 peer=cpu qid=0 uid=-1 \
+		  gid=-1 mode=mediated opcodes= max_nlb=0 extents= \
+		  file= file_off=0 file_len=0 file_access=read enable=1 \
+		  state=active reason=none error=0 live_qid=0 generation=1; do
+		attr "$d/${kv%%=*}" "${kv#*=}"
+	done
+}
+
+fake_q() {
+	d=$T/sys/$1/peer/q$2
+	mkdir -p "$d"
+	attr "$d/qid" "$2"
+	attr "$d/state" active
+	attr "$d/reason" none
+	attr "$d/owner" "$3"
+	attr "$d/attached" 0
+	attr "$d/name" "$4"
+}
+
+tree() { (cd "$T/cfg" 2>/dev/null && find . | sort); }
+
+mkdir -p "$T/cfg" "$T/sys"
+echo "TAP version 13"
+
+# -- command line --------------------------------------------------------
+run 2 "no command" "$np"
+run 2 "unknown command" "$np" frobnicate
+run 0 "--help" "$np" --help
+run 2 "create: no name" "$np" create
+run 2 "create: name without controller" "$np" create t1 nsid=1
+run 2 "create: bad controller" "$np" create sda/t1 nsid=1
+run 2 "create: name too long" "$np" create nvme0/abcdefghijklmnopqrstuvwxyz0123456
+run 2 "create: bad character in name" "$np" create 'nvme0/t 1'
+run 2 "create: unknown key" "$np" create nvme0/t1 nsid=1 colour=blue
+has "$T/err" "unknown key 'colour'" "create: unknown key named"
+run 2 "create: bad number" "$np" create nvme0/t1 nsid=one
+has "$T/err" "nsid: 'one' is not a number" "create: bad number named"
+run 2 "create: key twice" "$np" create nvme0/t1 nsid=1 nsid=2
+run 2 "create: bad placement" "$np" create nvme0/t1 nsid=1 sq_placement=gpu
+run 2 "create: bad opcode" "$np" create nvme0/t1 nsid=1 opcodes=read,erase
+run 2 "create: empty opcode in a list" "$np" create nvme0/t1 nsid=1 opcodes=read,
+run 2 "create: bad extents" "$np" create nvme0/t1 nsid=1 extents=0+8,9
+run 2 "create: bad peer" "$np" create nvme0/t1 nsid=1 peer=gpu0
+run 2 "create: relative file" "$np" create nvme0/t1 nsid=1 file=data
+run 2 "create: enable=1 without nsid" "$np" create nvme0/t1 enable=1
+run 2 "create: uid below -1" "$np" create nvme0/t1 nsid=1 uid=-2
+run 2 "create: qid above 65535" "$np" create nvme0/t1 nsid=1 qid=65536
+run 2 "watch: bad option" "$np" watch --count
+[ -z "$(tree | grep -v '^\.$')" ]
+ok $? "refused creates made nothing"
+
+# -- no module -------------------------------------------------------------
+NVME_PEER_CONFIGFS=$T/none run 5 "list without the module" "$np" list
+has "$T/err" "is the nvme-peer module loaded" "list says the module is missing"
+
+# -- list, show, save of a fake tree --------------------------------------
+fake_res nvme0/t1
+attr "$T/cfg/nvme0/t1/live_qid" 5
+fake_res nvme0/t2
+attr "$T/cfg/nvme0/t2/opcodes" read,write
+attr "$T/cfg/nvme0/t2/extents" 0+100,200+50
+attr "$T/cfg/nvme0/t2/uid" 1000
+attr "$T/cfg/nvme0/t2/state" waiting
+attr "$T/cfg/nvme0/t2/reason" reset
+fake_res nvme1/off
+attr "$T/cfg/nvme1/off/opcodes" ""
+attr "$T/cfg/nvme1/off/enable" 0
+attr "$T/cfg/nvme1/off/state" disabled
+attr "$T/cfg/nvme1/off/generation" 0
+fake_q nvme0 5 configfs t1
+fake_q nvme0 7 process ""
+fake_q nvme0 9 kernel ""
+
+mkdir "$T/cfg/nvme0/going"	# an rmdir under way: no attributes left
+run 0 "list" "$np" list
+has "$T/out" '^nvme0/t1  *configfs  *active  *5 ' "list: t1 active on qid 5"
+has "$T/out" '^nvme0/t2  *configfs  *waiting .* reset$' "list: t2 waiting, reset"
+has "$T/out" '^nvme0/q7  *process  *active  *7 ' "list: q7 of a process"
+has "$T/out" '^nvme0/q9  *kernel ' "list: q9 of a driver"
+has "$T/out" '^nvme1/off  *configfs  *disabled' "list: nvme1/off disabled"
+grep -q '^nvme0/going' "$T/out"
+[ $? = 1 ]
+ok $? "list: a directory without state is not listed"
+rmdir "$T/cfg/nvme0/going"
+grep -q '^nvme0/q5' "$T/out"
+[ $? = 1 ]
+ok $? "list: q5 is t1's queue, not listed again"
+run 0 "list --json" "$np" list --json
+[ "$(grep -c '"name":' "$T/out")" = 5 ]
+ok $? "list --json: 5 reservations"
+has "$T/out" '^{"version":1,"reservations":\[$' "list --json: header"
+has "$T/out" '"name":"nvme0/t2","ctrl":"nvme0","source":"configfs","owner":"configfs","state":"waiting","reason":"reset","error":0,"live_qid":0,"generation":1,"attached":-1,"config":{"nsid":"1",' \
+	"list --json: t2's object"
+has "$T/out" '"name":"nvme0/q7",.*"source":"sysfs","owner":"process",.*"config":null}' \
+	"list --json: q7's object"
+if command -v python3 > /dev/null; then
+	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/out"
+	ok $? "list --json is JSON"
+fi
+run 0 "show" "$np" show nvme0/t1
+has "$T/out" '^  queue q5:' "show: the queue"
+has "$T/out" '^    owner  *configfs' "show: the queue's owner"
+run 0 "show --json" "$np" show nvme0/t1 --json
+has "$T/out" '"queue":{"attached":"0","name":"t1","owner":"configfs","qid":"5",' \
+	"show --json: queue object"
+run 0 "show a sysfs-only one" "$np" show nvme0/q7
+run 5 "show: no such name" "$np" show nvme0/nope
+run 5 "delete: no such name" "$np" delete nvme0/nope
+run 0 "save" "$np" save
+grep -v '^#' "$T/out" > "$T/saved"
+cat > "$T/want" <<'EOT'
+nvme0/t1 nsid=1 enable=1
+nvme0/t2 nsid=1 uid=1000 opcodes=read,write extents=0+100,200+50 enable=1
+nvme1/off nsid=1 enable=0
+EOT
+cmp -s "$T/saved" "$T/want"
+ok $? "save: one line each, defaults left out, enable last"
+cmp -s "$T/saved" "$T/want" || diff "$T/want" "$T/saved" | sed 's/^/# /'
+run 0 "save FILE" "$np" save "$T/s.conf"
+run 3 "restore --check: the names exist" "$np" restore --check "$T/s.conf"
+has "$T/err" "s.conf:3: nvme0/t1: exists already" "restore --check: FILE:LINE of an existing name"
+attr "$T/cfg/nvme0/t2/extents" "0+1 2+3"
+run 1 "save refuses a value with a blank" "$np" save
+attr "$T/cfg/nvme0/t2/extents" 0+100,200+50
+
+# -- watch -------------------------------------------------------------------
+"$np" watch --count 2 --timeout 10 > "$T/watch" 2>&1 &
+wpid=$!
+sleep 1
+attr "$T/cfg/nvme0/t1/state" waiting
+attr "$T/cfg/nvme0/t1/reason" reset
+attr "$T/cfg/nvme0/t1/live_qid" 0
+sleep 1
+attr "$T/cfg/nvme0/t1/state" active
+attr "$T/cfg/nvme0/t1/live_qid" 6
+attr "$T/cfg/nvme0/t1/generation" 2
+wait $wpid
+ok $? "watch --count 2 exits 0 after two events"
+has "$T/watch" '^20[0-9-]*T[0-9:.]*Z revoked  *nvme0/t1 state=waiting reason=reset qid=0 generation=1$' \
+	"watch: the revocation, timestamped"
+has "$T/watch" 'Z recreated  *nvme0/t1 state=active reason=reset qid=6 generation=2$' \
+	"watch: the re-creation"
+"$np" watch --count 2 --timeout 10 > "$T/watch" 2>&1 &
+wpid=$!
+sleep 1
+attr "$T/cfg/nvme0/t1/state" disabled
+attr "$T/cfg/nvme0/t1/reason" admin
+sleep 1
+attr "$T/cfg/nvme0/t1/state" active
+attr "$T/cfg/nvme0/t1/generation" 3
+wait $wpid
+ok $? "watch: enable 0, then 1"
+has "$T/watch" 'Z disabled  *nvme0/t1 state=disabled reason=admin ' "watch: disabled"
+has "$T/watch" 'Z enabled  *nvme0/t1 state=active reason=admin qid=6 generation=3$' \
+	"watch: enabled, not recreated, though the generation grew"
+run 6 "watch --timeout before --count" "$np" watch --count 1 --timeout 1
+"$np" watch --json --count 1 --timeout 10 > "$T/watch" 2>&1 &
+wpid=$!
+sleep 1
+rm -rf "$T/sys/nvme0/peer/q7"
+wait $wpid
+ok $? "watch --json --count 1"
+has "$T/watch" '^{"time":"20[0-9T:.-]*Z","event":"deleted","name":"nvme0/q7","source":"sysfs","state":"active","reason":"none","error":0,"live_qid":7,"generation":0}$' \
+	"watch --json: a deletion"
+
+# -- restore: validation -----------------------------------------------------
+rm -rf "$T/cfg" "$T/sys"
+mkdir -p "$T/cfg" "$T/sys"
+: > "$T/data"
+long=$(head -c 8200 /dev/zero | tr '\0' 'a')
+# bad FILE LINE MESSAGE NAME: a file with one bad line after a good one
+bad() {
+	printf 'nvme0/good nsid=1 enable=1\n%s\n' "$1" > "$T/bad.conf"
+	before=$(tree)
+	run 3 "restore: $3" "$np" restore "$T/bad.conf"
+	has "$T/err" "^$T/bad.conf:2: $2" "restore: $3: FILE:LINE and why"
+	[ "$before" = "$(tree)" ]
+	ok $? "restore: $3: nothing created"
+}
+bad "nvme0/t1 nsid=1 colour=blue" "nvme0/t1: unknown key 'colour'" "unknown key"
+bad "nvme0/t1 nsid=0x1g" "nvme0/t1: nsid: '0x1g' is not a number" "bad number"
+bad "nvme0/t1 depth=99999999999" "nvme0/t1: depth: .* is not a number" "number too big"
+bad "nvme0/good nsid=2" "nvme0/good: duplicate name (line 1)" "duplicate name"
+bad "nvme0/t1 nsid=1 file=$T/missing" "nvme0/t1: file: $T/missing: No such file" "missing file"
+bad "nvme0/t1 nsid=1 file=$T" "nvme0/t1: file: $T: not a regular file" "file is a directory"
+bad "nvme0/t1 nsid=1 extents=$long" "line longer than 8191 characters" "long line"
+bad "t1 nsid=1" "'t1': a name is CTRL/NAME" "name without controller"
+bad "nvme0/t1 nsid" "nvme0/t1: 'nsid' is not KEY=VALUE" "word without ="
+bad "nvme0/t1 enable=1" "nvme0/t1: enable=1 needs nsid" "enable without nsid"
+printf 'nvme0/a nsid=1\nnvme0/b bogus=1\nnvme0/a depth=x\n' > "$T/bad.conf"
+run 3 "restore: every error is said" "$np" restore "$T/bad.conf"
+[ "$(grep -c "^$T/bad.conf:[23]: " "$T/err")" = 3 ]
+ok $? "restore: three errors, each with FILE:LINE"
+printf 'nvme0/s nsid=1 colour=red\n' | "$np" restore > "$T/out" 2> "$T/err"
+[ $? = 3 ]
+ok $? "restore from stdin: exit 3"
+has "$T/err" '^<stdin>:1: ' "restore from stdin: <stdin>:LINE"
+
+# -- restore: good files -----------------------------------------------------
+cat > "$T/good.conf" <<EOT
+# comment
+   # indented comment
+
+nvme0/a nsid=1 depth=0x40 # a comment after the words
+nvme0/b nsid=1 file=$T/data file_access=rw opcodes=read,write enable=1
+nvme1/c	nsid=2	peer=0000:03:00.0	uid=1000	gid=-1	enable=0
+EOT
+run 0 "restore --check: a good file" "$np" restore --check "$T/good.conf"
+has "$T/out" "good.conf: 3 reservations, valid" "restore --check counts them"
+here=$(dirname "$(realpath "$0")")
+run 0 "restore --check: contrib/nvme-peer.conf.example" \
+	"$np" restore --check "$here/../contrib/nvme-peer.conf.example"
+# A plain directory has no attribute files: writing nsid fails with ENOENT,
+# as a kernel step can fail, and restore undoes what it made.
+printf 'nvme0/a enable=0\nnvme1/b enable=0\nnvme0/c nsid=1 enable=1\n' > "$T/fail.conf"
+run 1 "restore: a failing step" "$np" restore "$T/fail.conf"
+has "$T/err" "^nvme-peer: $T/fail.conf:3: create nvme0/c: nsid=1: No such file or directory (ENOENT: " \
+	"restore: the failing step's FILE:LINE and errno"
+[ -z "$(tree | grep -v '^\.$')" ]
+ok $? "restore: the failing step undid all it made"
+printf 'nvme0/a enable=0\nnvme1/b enable=0\n' > "$T/ok.conf"
+run 0 "restore: directories only" "$np" restore "$T/ok.conf"
+[ -d "$T/cfg/nvme0/a" ] && [ -d "$T/cfg/nvme1/b" ]
+ok $? "restore made them"
+run 0 "delete" "$np" delete nvme0/a
+[ ! -e "$T/cfg/nvme0" ]
+ok $? "delete removed the emptied controller directory"
+run 0 "delete --all" "$np" delete --all
+[ -z "$(tree | grep -v '^\.$')" ]
+ok $? "delete --all removed everything"
+
+echo "1..$n"
+echo "# $((n - fails)) passed, $fails failed"
+[ $fails = 0 ]

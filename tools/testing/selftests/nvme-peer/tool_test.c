@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The nvme-peer command (tools/nvme-peer, Documentation/nvme/peer-admin.rst)
+ * against the kernel's configfs: save, unload, reload and restore give the
+ * same reservations; a bad save file creates nothing and names FILE:LINE;
+ * an unprivileged user may list and show but not create or delete; watch
+ * sees a reset's revocation and re-creation.
+ *
+ * The command is built next to this test (the Makefile) and found there.
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <grp.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include "np_util.h"
+#include "kselftest_harness.h"
+
+#define NP_CFG		"/sys/kernel/config/nvme-peer"
+#define NP_BUF		65536
+#define NP_UID		1000
+
+/* The nvme-peer binary next to this test, else the one on PATH */
+static const char *np_tool(void)
+{
+	static char path[PATH_MAX];
+	char *slash;
+	ssize_t n;
+
+	if (path[0])
+		return path;
+	n = readlink("/proc/self/exe", path, sizeof(path) - 16);
+	slash = n > 0 ? memrchr(path, '/', n) : NULL;
+	if (slash)
+		snprintf(slash + 1, path + sizeof(path) - slash - 1,
+			 "nvme-peer");
+	if (!slash || access(path, X_OK))
+		snprintf(path, sizeof(path), "nvme-peer");
+	return path;
+}
+
+/* Where tool()'s output goes: one pair of files per uid */
+static const char *np_out(const char *what)
+{
+	static char path[2][32];
+	char *p = path[what[0] == 'e'];
+
+	snprintf(p, sizeof(path[0]), "/tmp/np-tool-%d.%s", (int)getuid(), what);
+	return p;
+}
+
+/* Run "nvme-peer ARGS" through the shell: its exit code, or -1 */
+static int tool(const char *fmt, ...)
+{
+	char args[2048], cmd[8192];
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof(cmd), "%s %s > %s 2> %s", np_tool(), args,
+		 np_out("out"), np_out("err"));
+	ret = system(cmd);
+	return WIFEXITED(ret) ? WEXITSTATUS(ret) : -1;
+}
+
+/* All of @path into @buf ("" if unreadable) */
+static char *slurp(const char *path, char *buf)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd < 0 ? 0 : read(fd, buf, NP_BUF - 1);
+
+	buf[n > 0 ? n : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
+	return buf;
+}
+
+static char *tool_out(void)
+{
+	static char buf[NP_BUF];
+
+	return slurp(np_out("out"), buf);
+}
+
+static char *tool_err(void)
+{
+	static char buf[NP_BUF];
+
+	return slurp(np_out("err"), buf);
+}
+
+/* Drop "KEY":NUMBER, from every object of @json */
+static void strip_num(char *json, const char *key)
+{
+	char pat[64], *p, *e;
+
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	while ((p = strstr(json, pat))) {
+		e = p + strlen(pat);
+		while (*e == '-' || isdigit((unsigned char)*e))
+			e++;
+		if (*e == ',')
+			e++;
+		memmove(p, e, strlen(e) + 1);
+	}
+}
+
+/* Every directory below configfs nvme-peer/, one a line */
+static void cfg_tree(const char *dir, char *out, size_t len)
+{
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+	char sub[512];
+	struct stat st;
+
+	while (dp && (d = readdir(dp))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", dir, d->d_name);
+		if (lstat(sub, &st) || !S_ISDIR(st.st_mode))
+			continue;
+		snprintf(out + strlen(out), len - strlen(out), "%s\n", sub);
+		cfg_tree(sub, out, len);
+	}
+	if (dp)
+		closedir(dp);
+}
+
+static char *cfg_snapshot(char *buf)
+{
+	buf[0] = '\0';
+	cfg_tree(NP_CFG, buf, NP_BUF);
+	return buf;
+}
+
+/* The qN/ directories of the controller, one a line */
+static char *q_snapshot(char *buf)
+{
+	struct dirent *d;
+	DIR *dp = opendir(np_peer());
+
+	buf[0] = '\0';
+	while (dp && (d = readdir(dp)))
+		if (d->d_name[0] == 'q')
+			snprintf(buf + strlen(buf), NP_BUF - strlen(buf),
+				 "%s\n", d->d_name);
+	if (dp)
+		closedir(dp);
+	return buf;
+}
+
+/* Why this cannot run, or NULL; mounts configfs where it is not */
+static const char *tool_missing(void)
+{
+	const char *why = np_missing();
+
+	if (why)
+		return why;
+	if (access(NP_CFG, F_OK))
+		mount("none", "/sys/kernel/config", "configfs", 0, NULL);
+	if (access(NP_CFG, F_OK))
+		return "no " NP_CFG;
+	if (access(np_tool(), X_OK) && strcmp(np_tool(), "nvme-peer"))
+		return "no nvme-peer command";
+	return NULL;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -EIO;
+}
+
+/* Every test: SKIP without the module or the command; nothing left */
+FIXTURE(tool) {
+};
+
+FIXTURE_SETUP(tool)
+{
+	const char *why = tool_missing();
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, tool("delete --all")) TH_LOG("%s", tool_err());
+}
+
+FIXTURE_TEARDOWN(tool)
+{
+	if (!tool_missing())
+		tool("delete --all");
+}
+
+/* module reloads, KUnit suites at load and resets under TCG take time */
+#define NP_TOOL_TIMEOUT 300
+
+/*
+ * save -> delete --all -> rmmod nvme-peer -> modprobe nvme-peer -> restore:
+ * list --json is the same but for live_qid and generation (a new module
+ * numbers both afresh), and save writes the same lines.
+ */
+TEST_F_TIMEOUT(tool, save_unload_restore, NP_TOOL_TIMEOUT)
+{
+	static char before[NP_BUF], after[NP_BUF], save1[NP_BUF];
+	static char save2[NP_BUF], tree[NP_BUF];
+	char *p;
+
+	/* its reservations would not come back: not ours to restore */
+	np_sys("rmmod np-client 2>/dev/null");
+	ASSERT_EQ(0, tool("create %s/ro nsid=1 depth=32 enable=1", np_ctrl()))
+		TH_LOG("%s", tool_err());
+	ASSERT_EQ(0, tool("create %s/rw nsid=1 opcodes=read,write %s uid=%d gid=%d enable=1",
+			  np_ctrl(), "extents=0+2048,4096+1024", NP_UID, NP_UID))
+		TH_LOG("%s", tool_err());
+	ASSERT_EQ(0, tool("create %s/cmb nsid=1 sq_placement=cmb max_nlb=8 enable=1",
+			  np_ctrl())) TH_LOG("%s", tool_err());
+	ASSERT_EQ(0, tool("create %s/direct nsid=1 mode=direct depth=16 enable=1",
+			  np_ctrl())) TH_LOG("%s", tool_err());
+	ASSERT_EQ(0, tool("create %s/off nsid=1 depth=128 enable=0",
+			  np_ctrl())) TH_LOG("%s", tool_err());
+	ASSERT_EQ(0, tool("show %s/rw --json", np_ctrl()));
+	EXPECT_NE(NULL, strstr(tool_out(), "\"state\":\"active\""))
+		TH_LOG("%s", tool_out());
+	ASSERT_EQ(0, tool("list --json"));
+	snprintf(before, NP_BUF, "%s", tool_out());
+	ASSERT_EQ(0, tool("save /tmp/np-tool.conf"));
+	slurp("/tmp/np-tool.conf", save1);
+	TH_LOG("saved:\n%s", save1);
+	EXPECT_NE(NULL, strstr(save1, "/off nsid=1 depth=128 enable=0\n"));
+
+	/* configfs pins the module while a directory exists */
+	EXPECT_NE(0, np_sys("rmmod nvme-peer 2>/dev/null"));
+	ASSERT_EQ(0, tool("delete --all"));
+	EXPECT_STREQ("", cfg_snapshot(tree));
+	ASSERT_EQ(0, np_sys("rmmod nvme-peer"));
+	ASSERT_EQ(0, np_sys("modprobe nvme-peer allow_direct=1"));
+	ASSERT_EQ(0, np_wait_for(np_peer_file("live"), "1", 10));
+	ASSERT_EQ(0, access(NP_CFG, F_OK));
+
+	ASSERT_EQ(0, tool("restore /tmp/np-tool.conf")) TH_LOG("%s", tool_err());
+	ASSERT_EQ(0, tool("list --json"));
+	snprintf(after, NP_BUF, "%s", tool_out());
+	strip_num(before, "live_qid");
+	strip_num(before, "generation");
+	strip_num(after, "live_qid");
+	strip_num(after, "generation");
+	EXPECT_STREQ(before, after);
+	ASSERT_EQ(0, tool("save"));
+	snprintf(save2, NP_BUF, "%s", tool_out());
+	/* the first line is a comment with the time */
+	p = strchr(save1, '\n');
+	ASSERT_NE(NULL, p);
+	ASSERT_NE(NULL, strchr(save2, '\n'));
+	EXPECT_STREQ(p, strchr(save2, '\n'));
+	EXPECT_EQ(0, tool("delete --all"));
+	EXPECT_EQ(0, np_sys("modprobe np-client"));
+}
+
+/* A bad file: exit code, FILE:2 and its words in the message, nothing made */
+static void restore_bad(struct __test_metadata *_metadata, const char *line,
+			int rc, const char *msg)
+{
+	static char cfg0[NP_BUF], cfg1[NP_BUF], q0[NP_BUF], q1[NP_BUF];
+	char text[10000], where[64];
+
+	snprintf(text, sizeof(text), "# bad\n%s/good nsid=1 enable=1\n%s\n",
+		 np_ctrl(), line);
+	ASSERT_EQ(0, write_file("/tmp/np-bad.conf", text));
+	cfg_snapshot(cfg0);
+	q_snapshot(q0);
+	EXPECT_EQ(rc, tool("restore /tmp/np-bad.conf")) TH_LOG("%.80s", line);
+	snprintf(where, sizeof(where), "/tmp/np-bad.conf:3: ");
+	EXPECT_NE(NULL, strstr(tool_err(), where)) TH_LOG("%s", tool_err());
+	EXPECT_NE(NULL, strstr(tool_err(), msg)) TH_LOG("%s", tool_err());
+	EXPECT_STREQ(cfg0, cfg_snapshot(cfg1));
+	EXPECT_STREQ(q0, q_snapshot(q1));
+}
+
+TEST_F_TIMEOUT(tool, restore_bad_files, NP_TOOL_TIMEOUT)
+{
+	char line[9000], msg[64];
+	const char *c = np_ctrl();
+	int n;
+
+	/* an existing reservation stays as it is */
+	ASSERT_EQ(0, tool("create %s/keep nsid=1", c));
+
+	snprintf(line, sizeof(line), "%s/t1 nsid=1 colour=blue", c);
+	restore_bad(_metadata, line, 3, "unknown key 'colour'");
+	snprintf(line, sizeof(line), "%s/t1 nsid=1 depth=6four", c);
+	restore_bad(_metadata, line, 3, "depth: '6four' is not a number");
+	snprintf(line, sizeof(line), "%s/good nsid=1", c);
+	restore_bad(_metadata, line, 3, "duplicate name (line 2)");
+	snprintf(line, sizeof(line), "%s/keep nsid=1", c);
+	restore_bad(_metadata, line, 3, "exists already");
+	snprintf(line, sizeof(line), "%s/t1 nsid=1 file=/tmp/np-missing", c);
+	restore_bad(_metadata, line, 3, "/tmp/np-missing: No such file");
+	n = snprintf(line, sizeof(line), "%s/t1 nsid=1 extents=0+1", c);
+	while (n < 8300)
+		n += snprintf(line + n, sizeof(line) - n, ",%d+1", n);
+	restore_bad(_metadata, line, 3, "line longer than 8191 characters");
+	/* valid to the tool: the kernel refuses it at enable, all undone */
+	snprintf(line, sizeof(line), "%s/nons nsid=99 enable=1", c);
+	snprintf(msg, sizeof(msg), "create %s/nons: enable: ", c);
+	restore_bad(_metadata, line, 1, msg);
+	TH_LOG("missing namespace: %s", tool_err());
+	EXPECT_NE(NULL, strstr(tool_err(), "nothing created"));
+	EXPECT_EQ(0, tool("delete --all"));
+}
+
+/* The checks of unprivileged(), as uid and gid NP_UID: failures */
+static int unprivileged_child(void)
+{
+	const char *c = np_ctrl();
+	gid_t gid = NP_UID;
+	char msg[3][128];
+	int fails = 0;
+
+	snprintf(msg[0], sizeof(msg[0]), "create %s/mine: mkdir: Permission denied", c);
+	snprintf(msg[1], sizeof(msg[1]), "delete %s/shared: Permission denied", c);
+	snprintf(msg[2], sizeof(msg[2]), "delete %s/shared: Operation not permitted", c);
+	if (setgroups(1, &gid) || setgid(NP_UID) || setuid(NP_UID))
+		return 100;
+	if (tool("list") || !strstr(tool_out(), "/shared "))
+		fails |= 1;
+	if (tool("list --json") || !strstr(tool_out(), "/shared\""))
+		fails |= 2;
+	if (tool("show %s/shared", c) || !strstr(tool_out(), "state"))
+		fails |= 4;
+	if (tool("create %s/mine nsid=1", c) != 4 ||
+	    !strstr(tool_err(), msg[0]))
+		fails |= 8;
+	if (tool("delete %s/shared", c) != 4 ||
+	    (!strstr(tool_err(), msg[1]) && !strstr(tool_err(), msg[2])))
+		fails |= 16;
+	if (tool("save") != 0 || !strstr(tool_out(), "/shared nsid=1"))
+		fails |= 32;
+	return fails;
+}
+
+TEST_F_TIMEOUT(tool, unprivileged, NP_TOOL_TIMEOUT)
+{
+	static char cfg0[NP_BUF], cfg1[NP_BUF];
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, tool("create %s/shared nsid=1 uid=%d enable=1", np_ctrl(),
+			  NP_UID)) TH_LOG("%s", tool_err());
+	cfg_snapshot(cfg0);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(unprivileged_child());
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	/* 1, 2: list; 4: show; 8: create; 16: delete; 32: save */
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_STREQ(cfg0, cfg_snapshot(cfg1));
+	EXPECT_EQ(0, tool("delete --all"));
+}
+
+/*
+ * "nvme-peer watch --json ARGS" polling every 10 ms (a reset's revocation
+ * and re-creation may take less than the default 100) into @out, in the
+ * background
+ */
+static pid_t watch_start(const char *out, const char *args)
+{
+	char cmd[PATH_MAX + 512];
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	snprintf(cmd, sizeof(cmd), "exec %s watch --json --interval 10 %s > %s",
+		 np_tool(), args, out);
+	execl("/bin/sh", "sh", "-c", cmd, NULL);
+	_exit(127);
+}
+
+/* Its exit code, or -1 */
+static int watch_wait(pid_t pid)
+{
+	int status;
+
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* A reset: watch prints the revocation; it comes back, generation 2 */
+TEST_F_TIMEOUT(tool, watch_reset, NP_TOOL_TIMEOUT)
+{
+	static char out[NP_BUF];
+	char dir[256], name[64], *p;
+	pid_t pid;
+
+	snprintf(dir, sizeof(dir), NP_CFG "/%s/w", np_ctrl());
+	snprintf(name, sizeof(name), "\"name\":\"%s/w\"", np_ctrl());
+	ASSERT_EQ(0, tool("create %s/w nsid=1 enable=1", np_ctrl()));
+	/* 10 s of events: the reset's, and the re-creation's */
+	pid = watch_start("/tmp/np-watch.out", "--timeout 10");
+	ASSERT_LE(0, pid);
+	sleep(2);	/* its first look, under TCG */
+	ASSERT_EQ(0, np_write(np_ctrl_path("/sys/class/nvme/%s/reset_controller"),
+			      "1"));
+	EXPECT_EQ(0, watch_wait(pid));
+	slurp("/tmp/np-watch.out", out);
+	TH_LOG("watch:\n%s", out);
+	EXPECT_NE(NULL, strstr(out, name));
+	/* revoked by the reset, unless it came back within one poll */
+	p = strstr(out, "\"event\":\"revoked\"");
+	if (p) {
+		EXPECT_EQ(0, strncmp(strstr(p, "\"reason\":"),
+				     "\"reason\":\"reset\",", 17));
+	}
+	/* re-created, generation 2 */
+	p = strstr(out, "\"event\":\"recreated\"");
+	ASSERT_NE(NULL, p);
+	EXPECT_NE(NULL, strstr(p, "\"generation\":2}"));
+	snprintf(out, NP_BUF, "%s/state", dir);
+	ASSERT_EQ(0, np_wait_for(out, "active", 20));
+	snprintf(out, NP_BUF, "%s/generation", dir);
+	EXPECT_EQ(2, np_read_num(out));
+
+	pid = watch_start("/tmp/np-watch.out", "--count 1 --timeout 30");
+	ASSERT_LE(0, pid);
+	sleep(2);	/* its first look, under TCG */
+	EXPECT_EQ(0, tool("delete %s/w", np_ctrl()));
+	EXPECT_EQ(0, watch_wait(pid));
+	slurp("/tmp/np-watch.out", out);
+	EXPECT_NE(NULL, strstr(out, "\"event\":\"deleted\"")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, name));
+}
+
+TEST_HARNESS_MAIN
