@@ -8,6 +8,7 @@
  *
  * The command is built next to this test (the Makefile) and found there.
  */
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <limits.h>
 #include <grp.h>
