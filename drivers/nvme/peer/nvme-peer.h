@@ -458,7 +458,11 @@ void np_sysfs_ctrl_del(struct nvme_peer_ctrl *pctrl);
 int np_sysfs_queue_add(struct nvme_peer_queue *q);
 extern const struct attribute_group *np_queue_groups[];
 
-/* inject.c: fault injection for tests */
+/*
+ * inject.c: fault injection for tests; sriov.c's test door lives in its
+ * debugfs directory (main.c puts it there)
+ */
+struct dentry;
 #if IS_ENABLED(CONFIG_NVME_PEER_FAULT_INJECTION)
 bool np_inject_reset(void);
 int np_inject_admin_error(const struct nvme_command *c);
@@ -469,7 +473,7 @@ void np_inject_down(void);
 void np_inject_drain_read(void);
 void np_inject_init(void);
 void np_inject_exit(void);
-struct dentry;
+struct dentry *np_inject_debugfs(void);
 void np_sriov_debugfs(struct dentry *dir);
 #else
 static inline bool np_inject_reset(void)
@@ -489,6 +493,12 @@ static inline void np_inject_down(void) { }
 static inline void np_inject_drain_read(void) { }
 static inline void np_inject_init(void) { }
 static inline void np_inject_exit(void) { }
+static inline struct dentry *np_inject_debugfs(void)
+{
+	return NULL;
+}
+
+static inline void np_sriov_debugfs(struct dentry *dir) { }
 #endif
 
 /* configfs.c: the administrator's intents */
