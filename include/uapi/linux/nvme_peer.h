@@ -291,7 +291,8 @@ struct nvme_peer_attach {
  * nvme_peer_info.reason, the kernel's revoke callback, sysfs qN/reason)
  * @NVME_PEER_REASON_NONE: not revoked
  * @NVME_PEER_REASON_RELEASE: its owner released it
- * @NVME_PEER_REASON_ADMIN: an administrator deleted it through sysfs
+ * @NVME_PEER_REASON_ADMIN: an administrator disabled or removed its intent
+ *	(configfs)
  * @NVME_PEER_REASON_RESET: the controller was reset
  * @NVME_PEER_REASON_CTRL_DOWN: the controller was disabled (timeout, error
  *	recovery, suspend, shutdown)

@@ -607,10 +607,10 @@ TEST(dsm_ranges_are_checked)
 }
 
 /*
- * The administrator's way: a policy written to peer/create is the one the
- * queue enforces, for whoever attaches it.
+ * The administrator's way: a policy written to a configfs intent is the one
+ * the queue enforces, for whoever attaches it.
  */
-TEST(sysfs_policy_is_enforced)
+TEST(admin_policy_is_enforced)
 {
 	int qid = np_peer_num("first_qid") + 1, fd, k;
 	struct nvme_peer_attach a = { .size = sizeof(a), .qid = qid };
