@@ -33,8 +33,9 @@
 #include "nvme.h"
 #include "nvme-peer.h"
 
-/* re-creation after a reset: tries 200 ms apart while the namespace or
- * the controller is not back yet
+/*
+ * Re-creation after a reset: tries 200 ms apart while the namespace or the
+ * controller is not back yet.
  */
 #define NP_CFS_RETRIES		25
 #define NP_CFS_RETRY_DELAY	(HZ / 5)
@@ -841,11 +842,16 @@ CONFIGFS_ATTR_RO(np_cfs_, error);
 static ssize_t np_cfs_live_qid_show(struct config_item *item, char *page)
 {
 	struct np_cfs_res *r = to_res(item);
+	enum nvme_peer_reason reason;
+	enum np_qstate state;
 	u16 qid = 0;
 
 	mutex_lock(&r->lock);
-	if (r->q && !strcmp(np_cfs_state(r), "active"))
-		qid = r->q->qid;
+	if (r->q) {
+		np_queue_snapshot(r->q, &state, &reason);
+		if (state == NP_Q_ACTIVE)
+			qid = r->q->qid;
+	}
 	mutex_unlock(&r->lock);
 	return sprintf(page, "%u\n", qid);
 }

@@ -4,7 +4,6 @@
  * See Documentation/ABI/testing/sysfs-class-nvme-peer.
  */
 #include <linux/device.h>
-#include <linux/fs.h>
 #include <linux/kobject.h>
 #include <linux/module.h>
 #include <linux/pci.h>
