@@ -137,7 +137,8 @@ struct nvme_peer_file {
  * @peer: the device that drives the queue, or NULL for the CPU
  * @revoke: called once on revocation; may be NULL
  * @priv: passed to @revoke
- * @mode: mediated (the default) or direct
+ * @mode: mediated (the default), direct, or isolated (the queue is on a
+ *	secondary controller of the primary nvme_peer_reserve() was given)
  * @policy: what the queue's commands may do (mediated mode)
  * @file: a file range whose blocks the queue may access (mediated mode)
  * @sq_buf: where the SQ is when @sq_placement is %NVME_PEER_PLACE_DMABUF

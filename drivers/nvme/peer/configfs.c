@@ -296,15 +296,18 @@ out_unlock:
  * @pctrl: the controller
  *
  * Each enabled intent of @pctrl whose reservation a reset revoked is
- * reserved anew, from np_wq.
+ * reserved anew, from np_wq.  An isolated intent names the primary but
+ * its reservation is on a VF: a VF's live event looks at every intent
+ * (each work does nothing while its reservation is active).
  */
 void np_cfs_ctrl_live(struct nvme_peer_ctrl *pctrl)
 {
+	bool vf = pctrl->info.pdev->is_virtfn;
 	struct np_cfs_res *r;
 
 	mutex_lock(&np_cfs_lock);
 	list_for_each_entry(r, &np_cfs_list, node)
-		if (!strcmp(np_cfs_ctrl_name(r), pctrl->name))
+		if (vf || !strcmp(np_cfs_ctrl_name(r), pctrl->name))
 			mod_delayed_work(np_wq, &r->work, 0);
 	mutex_unlock(&np_cfs_lock);
 }
@@ -581,6 +584,8 @@ static int np_cfs_parse_mode(struct np_cfs_res *r, char *s)
 		r->p.mode = NVME_PEER_MODE_MEDIATED;
 	else if (!strcmp(s, "direct"))
 		r->p.mode = NVME_PEER_MODE_DIRECT;
+	else if (!strcmp(s, "isolated"))
+		r->p.mode = NVME_PEER_MODE_ISOLATED;
 	else
 		return -EINVAL;
 	return 0;

@@ -58,7 +58,8 @@ static const struct kobj_type np_queue_ktype = {
  * mediated mode, SQ/CQ placement none, data size not a page multiple up to
  * 64 MiB (4 MiB in host memory, which is one physically contiguous
  * allocation) or given without a data placement, peer placement without a peer,
- * an unknown mode, a policy in direct mode, a dma-buf range that
+ * an unknown mode, a policy in direct or isolated mode, a file binding in
+ * isolated mode, a dma-buf range that
  * np_dmabuf_validate() refuses, a policy np_med_validate() refuses, a file
  * binding np_bind_validate() refuses); -EACCES from np_bind_validate();
  * -EOPNOTSUPP when the controller cannot do it (CMB placement without a
@@ -80,15 +81,19 @@ static int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cm
 		return -EINVAL;
 	if (p->depth < 2 || p->depth > mqes || !is_power_of_2(p->depth))
 		return -EINVAL;
-	if (p->mode != NVME_PEER_MODE_MEDIATED && p->mode != NVME_PEER_MODE_DIRECT)
+	if (p->mode != NVME_PEER_MODE_MEDIATED && p->mode != NVME_PEER_MODE_DIRECT &&
+	    p->mode != NVME_PEER_MODE_ISOLATED)
 		return -EINVAL;
 	if (p->mode == NVME_PEER_MODE_MEDIATED &&
 	    p->depth > NVME_PEER_MAX_MEDIATED_DEPTH)
 		return -EINVAL;
 	/* a policy is for mediated mode: refused, not ignored */
-	if (p->mode == NVME_PEER_MODE_DIRECT &&
+	if (p->mode != NVME_PEER_MODE_MEDIATED &&
 	    (p->policy.opcodes || p->policy.nr_extents ||
 	     p->policy.nr_windows || p->policy.max_nlb))
+		return -EINVAL;
+	/* a controller cannot keep a queue inside a file's blocks */
+	if (p->mode == NVME_PEER_MODE_ISOLATED && p->file.file)
 		return -EINVAL;
 	if (p->sq_placement == NVME_PEER_PLACE_NONE ||
 	    p->cq_placement == NVME_PEER_PLACE_NONE)
@@ -125,6 +130,28 @@ static int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cm
 	    (NVME_CMBSZ_WDS | NVME_CMBSZ_RDS))
 		return -EOPNOTSUPP;
 	return 0;
+}
+
+/**
+ * np_reserve_validate() - np_validate_params() against a primary
+ * @pctrl: the primary controller of an isolated reservation
+ * @p: the parameters
+ *
+ * Checks an isolated request before any VF is enabled.  The queue is on a
+ * secondary controller, whose memory buffer nvme-peer does not look for:
+ * CMB placement is -EOPNOTSUPP.
+ *
+ * Return: as np_validate_params().
+ */
+int np_reserve_validate(struct nvme_peer_ctrl *pctrl,
+			const struct nvme_peer_params *p)
+{
+	u32 mqes;
+
+	spin_lock(&pctrl->state_lock);
+	mqes = pctrl->info.mqes;
+	spin_unlock(&pctrl->state_lock);
+	return np_validate_params(p, mqes, 0);
 }
 
 /**
@@ -275,10 +302,14 @@ void np_queue_free_work(struct nvme_peer_ctrl *pctrl)
 		nvme_peer_ctrl_put(pctrl);
 }
 
-/* The gate: whether @p may be asked of @pctrl: -EINVAL, -EPERM... */
+/*
+ * The gate: whether @p may be asked of @pctrl: -EINVAL, -EPERM...  An
+ * isolated reservation (@tenant) needs no allow_direct: isolated.c has
+ * checked who may drive a secondary controller.
+ */
 static int np_reserve_check(struct nvme_peer_ctrl *pctrl,
 			    const struct nvme_peer_params *p,
-			    enum np_owner owner)
+			    enum np_owner owner, struct np_tenant *tenant)
 {
 	u32 mqes, cmbsz;
 	int ret;
@@ -288,6 +319,9 @@ static int np_reserve_check(struct nvme_peer_ctrl *pctrl,
 	cmbsz = pctrl->info.cmbsz;
 	spin_unlock(&pctrl->state_lock);
 	ret = np_validate_params(p, mqes, cmbsz);
+	/* isolated mode only on a tenant's VF, a tenant's VF only isolated */
+	if (!ret && !!tenant != np_isolated_mode(p))
+		ret = -EINVAL;
 	if (!ret && p->mode == NVME_PEER_MODE_DIRECT &&
 	    (!READ_ONCE(allow_direct) ||
 	     (owner != NP_OWNER_KERNEL && !capable(CAP_SYS_RAWIO))))
@@ -332,7 +366,8 @@ static int np_reserve_ns(struct nvme_peer_ctrl *pctrl,
 static struct nvme_peer_queue *np_queue_new(struct nvme_peer_ctrl *pctrl,
 					    const struct nvme_peer_params *p,
 					    enum np_owner owner,
-					    const struct np_provision *prov)
+					    const struct np_provision *prov,
+					    struct np_tenant *tenant)
 {
 	struct nvme_peer_queue *q = kzalloc(sizeof(*q), GFP_KERNEL);
 
@@ -355,6 +390,7 @@ static struct nvme_peer_queue *np_queue_new(struct nvme_peer_ctrl *pctrl,
 	q->revoke = p->revoke;
 	q->priv = p->priv;
 	q->peer = pci_dev_get(p->peer);
+	q->tenant = tenant;
 	q->max_xfer = min_t(u64, U32_MAX,
 			    (u64)pctrl->ctrl->max_hw_sectors << SECTOR_SHIFT);
 	INIT_LIST_HEAD(&q->node);
@@ -424,22 +460,22 @@ static int np_queue_alloc_mem(struct nvme_peer_queue *q, bool dmabuf)
 }
 
 /**
- * np_reserve() - reserve a queue pair for a peer
- * @pctrl: the controller
+ * np_reserve_on() - reserve a queue pair of one controller
+ * @pctrl: the controller whose qid it takes
  * @p: what to reserve (validated here)
  * @owner: who will release it
  * @want_qid: the qid to take, or 0 for the lowest free one
  * @prov: who may attach to it through /dev/nvme-peer, or NULL: nobody
+ * @tenant: isolated mode: the secondary controller @pctrl is, whose
+ *	teardown the release starts (isolated.c); NULL otherwise
  *
- * Return: the reservation, holding one reference for its owner, or an
- * ERR_PTR with the errors listed at nvme_peer_reserve() (the one list of
- * them), plus -EINVAL for @want_qid outside the reserved range and -EBUSY
- * when @want_qid is held.
+ * Return: as np_reserve().
  */
-struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
-				   const struct nvme_peer_params *p,
-				   enum np_owner owner, u16 want_qid,
-				   const struct np_provision *prov)
+struct nvme_peer_queue *np_reserve_on(struct nvme_peer_ctrl *pctrl,
+				      const struct nvme_peer_params *p,
+				      enum np_owner owner, u16 want_qid,
+				      const struct np_provision *prov,
+				      struct np_tenant *tenant)
 {
 	struct np_bind *bind = NULL;
 	struct nvme_peer_queue *q;
@@ -447,7 +483,7 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 	bool notify;
 	int ret;
 
-	ret = np_reserve_check(pctrl, p, owner);
+	ret = np_reserve_check(pctrl, p, owner, tenant);
 	/* before the lock: mapping the file writes its dirty pages back */
 	if (!ret && p->file.file)
 		ret = np_bind_file(p, &bind);
@@ -459,7 +495,7 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 		ret = np_reserve_ns(pctrl, p, &ns);
 	if (ret)
 		goto out_unlock;
-	q = np_queue_new(pctrl, p, owner, prov);
+	q = np_queue_new(pctrl, p, owner, prov, tenant);
 	ret = PTR_ERR_OR_ZERO(q);
 	if (ret)
 		goto out_put_ns;
@@ -520,6 +556,35 @@ out_unlock:
 	return ERR_PTR(ret);
 }
 
+/**
+ * np_reserve() - reserve a queue pair for a peer
+ * @pctrl: the controller (in isolated mode the primary)
+ * @p: what to reserve (validated here)
+ * @owner: who will release it
+ * @want_qid: the qid to take, or 0 for the lowest free one
+ * @prov: who may attach to it through /dev/nvme-peer, or NULL: nobody
+ *
+ * Isolated mode goes to isolated.c, which reserves on a secondary
+ * controller of its own; a secondary controller isolated mode brought up
+ * takes no other reservation.
+ *
+ * Return: the reservation, holding one reference for its owner, or an
+ * ERR_PTR with the errors listed at nvme_peer_reserve() (the one list of
+ * them), plus -EINVAL for @want_qid outside the reserved range and -EBUSY
+ * when @want_qid is held.
+ */
+struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
+				   const struct nvme_peer_params *p,
+				   enum np_owner owner, u16 want_qid,
+				   const struct np_provision *prov)
+{
+	if (p->mode == NVME_PEER_MODE_ISOLATED)
+		return np_iso_reserve(pctrl, p, owner, want_qid, prov);
+	if (np_iso_owns(pctrl->info.pdev))
+		return ERR_PTR(-EBUSY);
+	return np_reserve_on(pctrl, p, owner, want_qid, prov, NULL);
+}
+
 /*
  * The reservation with @qid, or named @name: the active one of that name
  * if there is one (a revoked generation may still be held by a process).
@@ -571,13 +636,37 @@ void np_queue_snapshot(struct nvme_peer_queue *q, enum np_qstate *state,
  *
  * Return: the reservation with a reference for the caller, or an ERR_PTR:
  * -ENOENT (no such reservation), -EACCES (made without uid or gid, or for
- * another user or group), -EPERM (a direct-mode reservation and the caller
- * lacks CAP_SYS_RAWIO), -EBUSY (attached already), -ENXIO (revoked; a
+ * another user or group), -EPERM (the caller lacks CAP_SYS_RAWIO and the
+ * reservation is direct, or isolated without an IOMMU domain of its VF's
+ * own: np_needs_rawio()), -EBUSY (attached already), -ENXIO (revoked; a
  * reservation revoked by a reset comes back under its name).
  */
 struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
 				  const char *name, nvme_peer_revoke_fn revoke,
 				  void *priv)
+{
+	struct nvme_peer_queue *q;
+
+	q = np_attach_on(pctrl, qid, name, revoke, priv);
+	/* an isolated reservation is on one of the primary's VFs */
+	if (PTR_ERR(q) == -ENOENT)
+		q = np_iso_attach(pctrl, qid, name, revoke, priv);
+	return q;
+}
+
+/**
+ * np_attach_on() - np_attach() on one controller
+ * @pctrl: the controller whose list holds the reservation
+ * @qid: as np_attach()
+ * @name: as np_attach()
+ * @revoke: as np_attach()
+ * @priv: as np_attach()
+ *
+ * Return: as np_attach().
+ */
+struct nvme_peer_queue *np_attach_on(struct nvme_peer_ctrl *pctrl, u16 qid,
+				     const char *name,
+				     nvme_peer_revoke_fn revoke, void *priv)
 {
 	struct nvme_peer_queue *q;
 	int ret = 0;
@@ -593,7 +682,7 @@ struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
 	    (uid_valid(q->uid) && !uid_eq(q->uid, current_fsuid())) ||
 	    (gid_valid(q->gid) && !in_group_p(q->gid)))
 		ret = -EACCES;
-	else if (!np_mediated(q) && !capable(CAP_SYS_RAWIO))
+	else if (np_needs_rawio(q) && !capable(CAP_SYS_RAWIO))
 		ret = -EPERM;
 	else if (q->attached)
 		ret = -EBUSY;
@@ -796,6 +885,8 @@ void np_release(struct nvme_peer_queue *q, enum nvme_peer_reason reason)
 	mutex_lock(&pctrl->lock);
 	np_revoke_locked(q, NP_EV_RELEASE, reason);
 	mutex_unlock(&pctrl->lock);
+	if (q->tenant)
+		np_iso_release(q);	/* its secondary controller goes too */
 	kobject_put(&q->kobj);
 	np_bind_sync(b);
 }

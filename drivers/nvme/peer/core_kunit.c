@@ -20,6 +20,9 @@
 /* a stand-in peer, never dereferenced */
 static char np_some_peer;
 #define NP_SOME_PEER ((struct pci_dev *)&np_some_peer)
+/* a stand-in file, never dereferenced (isolated mode refuses it first) */
+static char np_some_file;
+#define NP_SOME_FILE ((struct file *)&np_some_file)
 
 struct np_validate_case {
 	const char *name;
@@ -71,7 +74,31 @@ static const struct np_validate_case np_validate_cases[] = {
 	  0, -EINVAL },
 	{ "mode bogus", { .nsid = 1, .depth = 64,
 			  .sq_placement = NVME_PEER_PLACE_HOST,
-			  .cq_placement = NVME_PEER_PLACE_HOST, .mode = 2 },
+			  .cq_placement = NVME_PEER_PLACE_HOST, .mode = 3 },
+	  0, -EINVAL },
+	{ "isolated", { .nsid = 1, .depth = 2048,
+			.sq_placement = NVME_PEER_PLACE_HOST,
+			.cq_placement = NVME_PEER_PLACE_HOST,
+			.mode = NVME_PEER_MODE_ISOLATED },
+	  0, 0 },
+	{ "isolated with opcodes", { .nsid = 1, .depth = 64,
+				     .sq_placement = NVME_PEER_PLACE_HOST,
+				     .cq_placement = NVME_PEER_PLACE_HOST,
+				     .mode = NVME_PEER_MODE_ISOLATED,
+				     .policy.opcodes = NVME_PEER_OPCODE_READ },
+	  0, -EINVAL },
+	{ "isolated with max_nlb", { .nsid = 1, .depth = 64,
+				     .sq_placement = NVME_PEER_PLACE_HOST,
+				     .cq_placement = NVME_PEER_PLACE_HOST,
+				     .mode = NVME_PEER_MODE_ISOLATED,
+				     .policy.max_nlb = 8 },
+	  0, -EINVAL },
+	{ "isolated with a file", { .nsid = 1, .depth = 64,
+				    .sq_placement = NVME_PEER_PLACE_HOST,
+				    .cq_placement = NVME_PEER_PLACE_HOST,
+				    .mode = NVME_PEER_MODE_ISOLATED,
+				    .file.file = NP_SOME_FILE,
+				    .file.len = 4096 },
 	  0, -EINVAL },
 	{ "direct with opcodes", { .nsid = 1, .depth = 64,
 				   .sq_placement = NVME_PEER_PLACE_HOST,

@@ -114,6 +114,7 @@ static void np_ctrl_down(struct nvme_ctrl *ctrl)
 	pctrl->live = false;
 	spin_unlock(&pctrl->state_lock);
 	np_revoke_unlocked(pctrl, 0, NULL, np_down_reason(ctrl));
+	np_iso_ctrl_down(pctrl, np_down_reason(ctrl));	/* a primary's tenants */
 	np_inject_down();
 	nvme_peer_ctrl_put(pctrl);
 }
@@ -180,6 +181,7 @@ static void np_ctrl_forget(struct nvme_peer_ctrl *pctrl,
 	struct nvme_peer_queue *q, *next;
 
 	np_cfs_ctrl_gone(pctrl, reason);
+	np_iso_ctrl_gone(pctrl, reason);	/* a primary's VFs go first */
 	mutex_lock(&pctrl->forget_lock);
 	if (pctrl->forgotten) {
 		mutex_unlock(&pctrl->forget_lock);

@@ -65,6 +65,7 @@ static void __exit nvme_peer_exit(void)
 	np_inject_exit();
 	np_cfs_exit();
 	np_cdev_exit();
+	np_iso_exit();
 	np_events_exit();
 	np_fence_exit();
 	np_med_exit();

@@ -346,6 +346,51 @@ static bool np_same_iommu_group(struct pci_dev *a, struct pci_dev *b)
 	return same;
 }
 
+static int np_count_dev(struct device *dev, void *n)
+{
+	(*(int *)n)++;
+	return 0;
+}
+
+/* Whether @pdev has an IOMMU group, and so its DMA mappings, to itself. */
+static bool np_alone_in_group(struct pci_dev *pdev)
+{
+	struct iommu_group *g = iommu_group_get(&pdev->dev);
+	int n = 0;
+
+	if (!g)
+		return false;
+	iommu_group_for_each_dev(g, &n, np_count_dev);
+	iommu_group_put(g);
+	return n == 1;
+}
+
+/**
+ * np_isolated_guarantee() - what confines an isolated reservation's peer
+ * @vf: the secondary controller's VF
+ * @peer: the peer device, or NULL (a process)
+ *
+ * The controller checks every command's namespace in any case.  Its DMA is
+ * confined only in a translating domain of the VF's own: a VF in its
+ * primary's group (below a switch without ACS) shares the primary's
+ * mappings, the host's I/O buffers included.  A peer device must itself be
+ * translated on every path, or it writes other functions' registers.
+ *
+ * Return: %NVME_PEER_GUARANTEE_CONTROLLER_IOMMU or
+ * %NVME_PEER_GUARANTEE_CONTROLLER.
+ */
+enum nvme_peer_guarantee np_isolated_guarantee(struct pci_dev *vf,
+					       struct pci_dev *peer)
+{
+	if (!np_iommu_translates(vf) || !np_alone_in_group(vf))
+		return NVME_PEER_GUARANTEE_CONTROLLER;
+	if (peer && (!np_iommu_translates(peer) ||
+		     np_p2p_below_iommu(peer, vf) ||
+		     np_same_iommu_group(peer, vf)))
+		return NVME_PEER_GUARANTEE_CONTROLLER;
+	return NVME_PEER_GUARANTEE_CONTROLLER_IOMMU;
+}
+
 /**
  * np_guarantee() - what confines the peer of a reservation if it is hostile
  * @q: the reservation
@@ -368,6 +413,8 @@ enum nvme_peer_guarantee np_guarantee(struct nvme_peer_queue *q)
 {
 	struct pci_dev *ctrl = q->pctrl->info.pdev;
 
+	if (q->params.mode == NVME_PEER_MODE_ISOLATED)
+		return np_isolated_guarantee(ctrl, q->peer);
 	if (!np_mediated(q))
 		return NVME_PEER_GUARANTEE_NONE;
 	if (q->params.sq_placement == NVME_PEER_PLACE_DMABUF)

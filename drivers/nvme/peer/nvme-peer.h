@@ -161,6 +161,9 @@ struct nvme_peer_ctrl {
 
 	struct kobject *kobj;		/* /sys/class/nvme/nvmeX/peer */
 	struct rcu_head rcu;
+
+	/* isolated.c: VFs nvme-peer enabled on this primary; np_iso_vfs_lock */
+	u16 iso_vfs;
 };
 
 /* One reserved queue pair. Lifetime: @kobj's reference count. */
@@ -221,6 +224,7 @@ struct nvme_peer_queue {
 	struct np_med *med;
 
 	struct np_bind *bind;		/* file-bound: file.c; set before use */
+	struct np_tenant *tenant;	/* isolated mode: its VF (isolated.c) */
 };
 
 /* The reservation a qN/ directory belongs to. */
@@ -232,6 +236,22 @@ static inline struct nvme_peer_queue *np_queue_of(struct kobject *kobj)
 static inline bool np_mediated(const struct nvme_peer_queue *q)
 {
 	return q->params.mode == NVME_PEER_MODE_MEDIATED;
+}
+
+static inline bool np_isolated_mode(const struct nvme_peer_params *p)
+{
+	return p->mode == NVME_PEER_MODE_ISOLATED;
+}
+
+/*
+ * Whether a process driving @q needs CAP_SYS_RAWIO: the controller runs
+ * its commands unchecked (direct mode), or checks only their namespace and
+ * no IOMMU domain of the VF's own confines their DMA (isolated mode).
+ */
+static inline bool np_needs_rawio(const struct nvme_peer_queue *q)
+{
+	return !np_mediated(q) &&
+	       q->guarantee != NVME_PEER_GUARANTEE_CONTROLLER_IOMMU;
 }
 
 /*
@@ -354,13 +374,48 @@ int np_sriov_provision(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid,
 		       u16 nvq, u16 nvi, u16 *cntlid);
 int np_sriov_unprovision(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid);
 
+int np_sriov_ns_exists(struct nvme_peer_ctrl *pctrl, u32 nsid);
+struct pci_dev *np_sriov_get_vf(struct nvme_peer_ctrl *pctrl, u16 vfn);
+bool np_sriov_reset_vf(struct pci_dev *vf);
+
+/* isolated.c: a secondary controller per isolated reservation */
+struct np_tenant;
+struct nvme_peer_queue *np_iso_reserve(struct nvme_peer_ctrl *pctrl,
+				       const struct nvme_peer_params *p,
+				       enum np_owner owner, u16 want_qid,
+				       const struct np_provision *prov);
+bool np_iso_owns(struct pci_dev *pdev);
+void np_iso_release(struct nvme_peer_queue *q);
+struct nvme_peer_queue *np_iso_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
+				      const char *name,
+				      nvme_peer_revoke_fn revoke, void *priv);
+void np_iso_ctrl_down(struct nvme_peer_ctrl *pctrl,
+		      enum nvme_peer_reason reason);
+void np_iso_ctrl_gone(struct nvme_peer_ctrl *pctrl,
+		      enum nvme_peer_reason reason);
+void np_iso_exit(void);
+struct seq_file;
+void np_iso_show(struct seq_file *m);
+enum nvme_peer_guarantee np_isolated_guarantee(struct pci_dev *vf,
+					       struct pci_dev *peer);
+
 /* core.c: reservations, how they are built and torn down */
+int np_reserve_validate(struct nvme_peer_ctrl *pctrl,
+			const struct nvme_peer_params *p);
+struct nvme_peer_queue *np_reserve_on(struct nvme_peer_ctrl *pctrl,
+				      const struct nvme_peer_params *p,
+				      enum np_owner owner, u16 want_qid,
+				      const struct np_provision *prov,
+				      struct np_tenant *tenant);
 struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 				   const struct nvme_peer_params *p,
 				   enum np_owner owner, u16 want_qid,
 				   const struct np_provision *prov);
 void np_release(struct nvme_peer_queue *q, enum nvme_peer_reason reason);
 unsigned int np_free_qids(struct nvme_peer_ctrl *pctrl);
+struct nvme_peer_queue *np_attach_on(struct nvme_peer_ctrl *pctrl, u16 qid,
+				     const char *name,
+				     nvme_peer_revoke_fn revoke, void *priv);
 struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
 				  const char *name, nvme_peer_revoke_fn revoke,
 				  void *priv);

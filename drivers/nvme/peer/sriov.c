@@ -30,6 +30,7 @@
 /* Identify CNS values (not in every supported kernel's nvme.h) */
 #define NP_CNS_PRIMARY_CAPS	0x14
 #define NP_CNS_SECONDARY_LIST	0x15
+#define NP_CNS_NS_ALLOCATED	0x11
 /* Namespace Attachment data: a controller list of at most this many ids */
 #define NP_CTRL_LIST_MAX	2047
 /* the driver_override of a VF no driver may bind yet */
@@ -130,13 +131,14 @@ static int np_sriov_check(struct nvme_peer_ctrl *pctrl)
 }
 
 /*
- * Identify data of @cns (CNTID 0) in a new buffer of @len bytes, or NULL
- * and *@err: -EOPNOTSUPP without SR-IOV or when the controller refuses
- * the Identify (no Virtualization Management), -ENOMEM, or
- * np_admin_errno() of a command that did not complete.
+ * Identify data of @cns for @nsid (CNTID 0) in a new buffer of @len
+ * bytes, or NULL and *@err: -EOPNOTSUPP without SR-IOV or when the
+ * controller refuses the Identify (no Virtualization Management; an NSID
+ * out of range), -ENOMEM, or np_admin_errno() of a command that did not
+ * complete.
  */
 static void *np_sriov_identify(struct nvme_peer_ctrl *pctrl, u8 cns,
-			       size_t len, int *err)
+			       u32 nsid, size_t len, int *err)
 {
 	struct nvme_command c = { };
 	void *buf;
@@ -149,6 +151,7 @@ static void *np_sriov_identify(struct nvme_peer_ctrl *pctrl, u8 cns,
 	if (!buf)
 		goto out_err;
 	c.identify.opcode = nvme_admin_identify;
+	c.identify.nsid = cpu_to_le32(nsid);
 	c.identify.cns = cns;
 	ret = np_admin_cmd(pctrl, &c, buf, len);
 	if (ret > 0 && (ret & 0x7ff) != NVME_SC_HOST_PATH_ERROR)
@@ -176,7 +179,7 @@ int np_sriov_caps(struct nvme_peer_ctrl *pctrl, struct np_sriov_caps *caps)
 	struct np_id_primary_caps *id;
 	int ret;
 
-	id = np_sriov_identify(pctrl, NP_CNS_PRIMARY_CAPS, sizeof(*id), &ret);
+	id = np_sriov_identify(pctrl, NP_CNS_PRIMARY_CAPS, 0, sizeof(*id), &ret);
 	if (!id)
 		return ret;
 	caps->cntlid = le16_to_cpu(id->cntlid);
@@ -209,11 +212,37 @@ int np_sriov_list(struct nvme_peer_ctrl *pctrl, struct np_sriov_sec *sec,
 	int ret;
 
 	/* from the lowest CNTLID: Identify's CNTID 0 */
-	l = np_sriov_identify(pctrl, NP_CNS_SECONDARY_LIST, sizeof(*l), &ret);
+	l = np_sriov_identify(pctrl, NP_CNS_SECONDARY_LIST, 0, sizeof(*l),
+			       &ret);
 	if (!l)
 		return ret;
 	ret = np_sriov_parse_list(l, sec, max);
 	kfree(l);
+	return ret;
+}
+
+/**
+ * np_sriov_ns_exists() - whether the subsystem has a namespace
+ * @pctrl: the primary controller
+ * @nsid: the namespace
+ *
+ * Identify Namespace for an Allocated NSID (CNS 0x11): attached to a
+ * controller or not, an allocated namespace has a size.
+ *
+ * Return: 0, -ENODEV for an NSID the subsystem does not have, -ENOMEM, or
+ * np_admin_errno() of a command that did not complete.
+ */
+int np_sriov_ns_exists(struct nvme_peer_ctrl *pctrl, u32 nsid)
+{
+	struct nvme_id_ns *id;
+	int ret;
+
+	id = np_sriov_identify(pctrl, NP_CNS_NS_ALLOCATED, nsid, sizeof(*id),
+			       &ret);
+	if (!id)
+		return ret == -EOPNOTSUPP ? -ENODEV : ret;
+	ret = id->nsze ? 0 : -ENODEV;
+	kfree(id);
 	return ret;
 }
 
@@ -365,6 +394,33 @@ static struct pci_dev *np_sriov_vf(struct pci_dev *pf, u16 vfn)
 		    pci_iov_vf_id(vf) == vfn - 1)
 			return vf;
 	return NULL;
+}
+
+/**
+ * np_sriov_get_vf() - the VF of a VF number
+ * @pctrl: the primary controller
+ * @vfn: the VF number (1-based)
+ *
+ * Return: the VF with a reference (pci_dev_put() it), or NULL.
+ */
+struct pci_dev *np_sriov_get_vf(struct nvme_peer_ctrl *pctrl, u16 vfn)
+{
+	return np_sriov_vf(pctrl->info.pdev, vfn);
+}
+
+/**
+ * np_sriov_reset_vf() - Function Level Reset of a VF no driver holds
+ * @vf: the VF, unbound
+ *
+ * Return: true if the VF was reset.
+ */
+bool np_sriov_reset_vf(struct pci_dev *vf)
+{
+	int ret = pci_reset_function(vf);
+
+	if (ret)
+		pci_info(vf, "nvme-peer: no function reset (%d)\n", ret);
+	return !ret;
 }
 
 /* The secondary controller of VF number @vfn. */
@@ -529,7 +585,8 @@ out_unlock:
 /*
  * The test door (debugfs nvme-peer/sriov, test builds only) until isolated
  * mode has doors of its own.  Reading lists, for every controller with
- * Virtualization Management, its capabilities and secondary controllers.
+ * Virtualization Management, its capabilities and secondary controllers,
+ * then isolated mode's tenants (np_iso_show()).
  * Writing runs one command on controller nvmeCTRL:
  *
  *   enable CTRL NR_VFS            np_sriov_enable()
@@ -577,6 +634,7 @@ static int np_sriov_show(struct seq_file *m, void *v)
 		nvme_peer_ctrl_put(pctrl);
 	}
 	kfree(sec);
+	np_iso_show(m);
 	return 0;
 }
 

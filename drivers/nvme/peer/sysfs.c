@@ -87,14 +87,20 @@ static const char *np_qstate_name(enum np_qstate state)
 }
 
 /**
- * np_mode_name() - "direct" or "mediated", as sysfs and configfs print it
+ * np_mode_name() - "mediated", "direct" or "isolated", as sysfs and configfs print it
  * @mode: the mode
  *
  * Return: the name.
  */
 const char *np_mode_name(enum nvme_peer_mode mode)
 {
-	return mode == NVME_PEER_MODE_DIRECT ? "direct" : "mediated";
+	static const char * const names[] = {
+		[NVME_PEER_MODE_MEDIATED] = "mediated",
+		[NVME_PEER_MODE_DIRECT] = "direct",
+		[NVME_PEER_MODE_ISOLATED] = "isolated",
+	};
+
+	return mode < ARRAY_SIZE(names) ? names[mode] : "?";
 }
 
 static const char *np_guarantee_name(enum nvme_peer_guarantee g)
@@ -104,6 +110,8 @@ static const char *np_guarantee_name(enum nvme_peer_guarantee g)
 		[NVME_PEER_GUARANTEE_IOMMU_SWITCH] = "iommu-switch",
 		[NVME_PEER_GUARANTEE_IOMMU] = "iommu",
 		[NVME_PEER_GUARANTEE_CPU] = "cpu",
+		[NVME_PEER_GUARANTEE_CONTROLLER] = "controller",
+		[NVME_PEER_GUARANTEE_CONTROLLER_IOMMU] = "controller-iommu",
 	};
 
 	return g < ARRAY_SIZE(names) ? names[g] : "?";

@@ -73,10 +73,21 @@ enum nvme_peer_location {
  *	hardware doorbell itself: no CPU per I/O, no checks; only an IOMMU
  *	confines the controller's DMA.  Needs nvme_peer.allow_direct=1, and
  *	CAP_SYS_RAWIO for a process.
+ * @NVME_PEER_MODE_ISOLATED: the reservation names a primary controller
+ *	with SR-IOV; nvme-peer brings up a secondary controller (a virtual
+ *	function) of its own for it, attaches the namespace to it and to no
+ *	other tenant, and the peer writes that controller's SQ and rings its
+ *	doorbell as in direct mode.  The controller refuses commands to any
+ *	other namespace; an IOMMU domain of the VF's own confines its DMA
+ *	(%NVME_PEER_GUARANTEE_CONTROLLER_IOMMU).  No policy and no file
+ *	binding (-EINVAL): the controller cannot enforce either.  Needs no
+ *	allow_direct; a process needs CAP_SYS_RAWIO unless the guarantee is
+ *	%NVME_PEER_GUARANTEE_CONTROLLER_IOMMU.
  */
 enum nvme_peer_mode {
 	NVME_PEER_MODE_MEDIATED,
 	NVME_PEER_MODE_DIRECT,
+	NVME_PEER_MODE_ISOLATED,
 };
 
 /* opcodes a mediated queue may use: bit n allows NVMe I/O opcode n */
@@ -115,12 +126,24 @@ enum nvme_peer_mode {
  * @NVME_PEER_GUARANTEE_CPU: the peer is the CPU (a process): it reaches only
  *	the pages it mapped.  A device may fill its data buffer or read its CQ
  *	in a dma-buf; the commands come from a shadow SQ in host memory.
+ * @NVME_PEER_GUARANTEE_CONTROLLER: isolated mode: the secondary controller
+ *	executes commands only on the namespace attached to it, but nothing
+ *	confines its DMA (no IOMMU, an identity domain, or the VF shares its
+ *	IOMMU group, and so its mappings, with other functions) or the peer
+ *	device's own peer-to-peer writes.  PRPs may point anywhere the
+ *	domain reaches.
+ * @NVME_PEER_GUARANTEE_CONTROLLER_IOMMU: isolated mode: namespaces as
+ *	with CONTROLLER, and the VF's DMA is translated in an IOMMU domain of
+ *	its own (it reaches only its tenant's queues and data and its own
+ *	driver's queues), and a peer device is translated on every path.
  */
 enum nvme_peer_guarantee {
 	NVME_PEER_GUARANTEE_NONE,
 	NVME_PEER_GUARANTEE_IOMMU_SWITCH,
 	NVME_PEER_GUARANTEE_IOMMU,
 	NVME_PEER_GUARANTEE_CPU,
+	NVME_PEER_GUARANTEE_CONTROLLER,
+	NVME_PEER_GUARANTEE_CONTROLLER_IOMMU,
 };
 
 /**
@@ -179,11 +202,13 @@ struct nvme_peer_dmabuf_region {
  * struct nvme_peer_reserve - NVME_PEER_IOC_RESERVE (CAP_SYS_ADMIN)
  * @size: sizeof(struct nvme_peer_reserve)
  * @flags: NVME_PEER_RESERVE_*
- * @ctrl: controller instance: N of /dev/nvmeN
+ * @ctrl: controller instance: N of /dev/nvmeN (in isolated mode the
+ *	primary controller)
  * @nsid: namespace
  * @depth: entries per queue, a power of two from 2 to CAP.MQES + 1, and
  *	at most 1024 in mediated mode
- * @qid: in: the qid wanted, 0 for any; out: the qid
+ * @qid: in: the qid wanted, 0 for any (isolated mode: 0 only); out: the
+ *	qid (in isolated mode on the secondary controller)
  * @sq_placement: &enum nvme_peer_placement of the submission queue
  * @cq_placement: &enum nvme_peer_placement of the completion queue
  * @data_placement: &enum nvme_peer_placement of the data buffer
@@ -347,7 +372,8 @@ enum nvme_peer_lease {
  * struct nvme_peer_info - NVME_PEER_IOC_QUERY
  * @size: sizeof(struct nvme_peer_info), set by user space
  * @flags: out: NVME_PEER_INFO_*
- * @ctrl: controller instance
+ * @ctrl: controller instance of the queue (in isolated mode the secondary
+ *	controller's)
  * @qid: queue id (SQ and CQ)
  * @nsid: namespace
  * @depth: entries per queue

@@ -894,22 +894,6 @@ TEST(unlink_and_mmap_writes_keep_the_queue)
 	close(file);
 }
 
-/* Raise (@on) or lower CAP_LEASE in the effective set; 0 or -errno. */
-static int np_cap_lease(int on)
-{
-	struct __user_cap_header_struct h = {
-		.version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct d[2];
-
-	if (syscall(SYS_capget, &h, d))
-		return -errno;
-	if (on)
-		d[CAP_LEASE / 32].effective |= 1U << (CAP_LEASE % 32);
-	else
-		d[CAP_LEASE / 32].effective &= ~(1U << (CAP_LEASE % 32));
-	return syscall(SYS_capset, &h, d) ? -errno : 0;
-}
-
 /*
  * The lease is nvme-peer's own, on a file it opened itself: the caller's
  * open file shows no lease (F_GETLEASE) while bound and keeps its owner
@@ -948,11 +932,11 @@ TEST(bind_needs_owner_or_cap_lease)
 	ASSERT_LE(0, file);
 	ASSERT_EQ(0, fchown(file, 1000, 1000));
 	fd = np_open();
-	ASSERT_EQ(0, np_cap_lease(0));
+	ASSERT_EQ(0, np_cap_set(CAP_LEASE, 0));
 	EXPECT_EQ(-EACCES, np_bind(fd, file, FS_NS, 0, MIB,
 				   NVME_PEER_ACCESS_READ,
 				   NVME_PEER_MODE_MEDIATED));
-	ASSERT_EQ(0, np_cap_lease(1));
+	ASSERT_EQ(0, np_cap_set(CAP_LEASE, 1));
 	EXPECT_EQ(0, np_bind(fd, file, FS_NS, 0, MIB, NVME_PEER_ACCESS_READ,
 			     NVME_PEER_MODE_MEDIATED));
 	close(fd);
@@ -978,9 +962,9 @@ TEST(lease_goes_with_the_binding_without_cap_lease)
 	fd = np_open();
 	ASSERT_EQ(0, np_bind(fd, file, FS_NS, 0, MIB, NVME_PEER_ACCESS_READ,
 			     NVME_PEER_MODE_MEDIATED));
-	ASSERT_EQ(0, np_cap_lease(0));
+	ASSERT_EQ(0, np_cap_set(CAP_LEASE, 0));
 	close(fd);		/* the release gives the lease back */
-	ASSERT_EQ(0, np_cap_lease(1));
+	ASSERT_EQ(0, np_cap_set(CAP_LEASE, 1));
 	EXPECT_EQ(0, ftruncate(file, 0));
 	close(file);
 }

@@ -49,22 +49,18 @@ static inline void np_unmap_all(struct np_map *m)
 }
 
 /*
- * One command of @nlb 512-byte LBAs (at most 8 KiB: PRP1 and PRP2 at the
- * data buffer's first two pages) through the library, on namespace @nsid;
- * ring by mmap or by ioctl; wait up to @ms for its completion.
+ * Submit @e as it is through the library; ring by mmap or by ioctl; wait
+ * up to @ms for its completion.
  * Return: its status, -ETIMEDOUT or -errno.
  */
-static inline int np_cmd_ns(int fd, struct np_map *m, int opc, __u32 nsid,
-			    __u64 slba, int nlb, int ms)
+static inline int np_cmd_sqe(int fd, struct np_map *m, struct npq_sqe *e,
+			     int ms)
 {
 	struct nvme_peer_ring ring = { .size = sizeof(ring) };
-	struct npq_sqe e;
 	struct npq_cqe c;
 	int i;
 
-	npq_sqe_rw(&e, opc, nsid, slba, nlb, m->info.data_ctrl_addr,
-		   nlb * 512 > 4096 ? m->info.data_ctrl_addr + 4096 : 0);
-	if (npq_enqueue(&m->q, &e) < 0)
+	if (npq_enqueue(&m->q, e) < 0)
 		return -ENOSPC;
 	if (m->db) {
 		npq_ring_sq(&m->q);
@@ -87,6 +83,20 @@ static inline int np_cmd_ns(int fd, struct np_map *m, int opc, __u32 nsid,
 			return -errno;
 	}
 	return npq_cqe_status(&c);
+}
+
+/*
+ * One command of @nlb 512-byte LBAs (at most 8 KiB: PRP1 and PRP2 at the
+ * data buffer's first two pages) on namespace @nsid: np_cmd_sqe().
+ */
+static inline int np_cmd_ns(int fd, struct np_map *m, int opc, __u32 nsid,
+			    __u64 slba, int nlb, int ms)
+{
+	struct npq_sqe e;
+
+	npq_sqe_rw(&e, opc, nsid, slba, nlb, m->info.data_ctrl_addr,
+		   nlb * 512 > 4096 ? m->info.data_ctrl_addr + 4096 : 0);
+	return np_cmd_sqe(fd, m, &e, ms);
 }
 
 /* The same on namespace 1, waiting up to 5 s. */

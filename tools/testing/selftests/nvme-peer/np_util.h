@@ -19,7 +19,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/capability.h>
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -480,6 +482,22 @@ static inline void np_fill(void *buf, size_t len, unsigned int seed)
 		seed = seed * 1103515245 + 12345;
 		p[i] = seed >> 16;
 	}
+}
+
+/* Raise (@on) or lower @cap in the effective set; 0 or -errno. */
+static inline int np_cap_set(int cap, int on)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return -errno;
+	if (on)
+		d[cap / 32].effective |= 1U << (cap % 32);
+	else
+		d[cap / 32].effective &= ~(1U << (cap % 32));
+	return syscall(SYS_capset, &h, d) ? -errno : 0;
 }
 
 #endif /* NP_UTIL_H */

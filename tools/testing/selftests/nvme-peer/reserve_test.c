@@ -286,19 +286,6 @@ TEST_F(np, admin_intent_is_fixed_while_enabled)
 	EXPECT_EQ(c->nr, np_attr(c, "free"));
 }
 
-/* Lower @cap in the effective set; 0 or -errno. */
-static int np_cap_drop(int cap)
-{
-	struct __user_cap_header_struct h = {
-		.version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct d[2];
-
-	if (syscall(SYS_capget, &h, d))
-		return -errno;
-	d[cap / 32].effective &= ~(1U << (cap % 32));
-	return syscall(SYS_capset, &h, d) ? -errno : 0;
-}
-
 /*
  * Root that dropped CAP_SYS_ADMIN may still write configfs (the files are
  * uid 0's) but not enable: the RESERVE ioctl's rule, -EPERM, nothing
@@ -317,7 +304,7 @@ TEST_F(np, admin_enable_needs_cap_sys_admin)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid)
-		_exit(np_cap_drop(CAP_SYS_ADMIN) ? 100 : -np_write(en, "1"));
+		_exit(np_cap_set(CAP_SYS_ADMIN, 0) ? 100 : -np_write(en, "1"));
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
 	ASSERT_TRUE(WIFEXITED(st));
 	EXPECT_EQ(EPERM, WEXITSTATUS(st));

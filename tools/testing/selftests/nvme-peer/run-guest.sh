@@ -73,7 +73,8 @@ wait_for /sys/class/nvme/nvme0/peer
 case "$topo" in
 sriov|sriov-iommu)
 	# no CMB with SR-IOV in QEMU: the secondary controller tests only
-	kselftest sriov_test ;;
+	kselftest sriov_test
+	kselftest isolated_test ;;
 *)
 	# iommu-pt only shows that identity domains confine nothing
 	[ "$topo" = iommu-pt ] || kselftest smoke_test

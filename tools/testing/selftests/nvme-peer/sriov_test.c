@@ -18,113 +18,13 @@
 #include "np_util.h"
 #include "nvme-peer/nvme_peer_queue.h"
 #include "np_queue.h"
+#include "np_sriov.h"
 #include "kselftest_harness.h"
 
-#define NP_SRIOV	NP_INJECT "/sriov"
-#define NP_SRIOV_STATUS	NP_INJECT "/sriov_status"
 #define NP_NSID		2	/* the tenant's namespace */
 #define NP_NSID2	3	/* a second tenant's (two_tenants) */
 #define NP_NVQ		4	/* admin, one host I/O queue, two peer qids */
 #define NP_NVI		2
-#define NP_SC_INVALID_FIELD	0x02
-#define NP_SC_INVALID_NS	0x0b
-#define NP_DNR			0x4000
-
-/*
- * The controller's refusal of a command to a namespace not attached to it:
- * QEMU 7.2 answers Invalid Field in Command for an NSID it could have
- * (1-256, and the broadcast NSID for Read and Write), Invalid Namespace or
- * Format for any other; both with Do Not Retry.
- */
-static int np_refused_ns(int st)
-{
-	int sc = st & 0x7ff;
-
-	return st > 0 && (st & NP_DNR) &&
-	       (sc == NP_SC_INVALID_FIELD || sc == NP_SC_INVALID_NS);
-}
-
-/* The controller's line "nvmeX sec cntlid C pcid P vfn V ..." for VF @vfn. */
-static int np_sec(const char *ctrl, int vfn, int *cntlid, int *online,
-		  int *nvq, int *nvi)
-{
-	char buf[4096], *l, name[32], state[16];
-	int c, p, v, q, i;
-
-	if (np_read(NP_SRIOV, buf, sizeof(buf)))
-		return -1;
-	for (l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
-		if (sscanf(l, "%31s sec cntlid %d pcid %d vfn %d %15s vq %d vi %d",
-			   name, &c, &p, &v, state, &q, &i) != 7 ||
-		    strcmp(name, ctrl) || v != vfn)
-			continue;
-		*cntlid = c;
-		*online = !strcmp(state, "online");
-		*nvq = q;
-		*nvi = i;
-		return 0;
-	}
-	return -1;
-}
-
-/* The primary's own CNTLID, from its capabilities line. */
-static int np_primary_cntlid(const char *ctrl)
-{
-	char buf[4096], *l, name[32];
-	int c;
-
-	if (np_read(NP_SRIOV, buf, sizeof(buf)))
-		return -1;
-	for (l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"))
-		if (sscanf(l, "%31s cntlid %d vfs", name, &c) == 2 &&
-		    !strcmp(name, ctrl))
-			return c;
-	return -1;
-}
-
-/* The nvmeN of VF @vfn (1-based) of PCI function @pf, waiting up to 20 s. */
-static const char *np_vf_ctrl(const char *pf, int vfn)
-{
-	static char name[32];
-	char link[300], target[300];
-	ssize_t n;
-	int i;
-
-	snprintf(link, sizeof(link), "/sys/bus/pci/devices/%s/virtfn%d", pf,
-		 vfn - 1);
-	n = readlink(link, target, sizeof(target) - 1);
-	if (n < 0)
-		return "";
-	target[n] = '\0';
-	for (i = 0; i < 200; i++) {
-		snprintf(name, sizeof(name), "%s", np_ctrl_of(strrchr(target, '/') + 1));
-		if (name[0]) {
-			snprintf(link, sizeof(link), "/sys/class/nvme/%s/peer/live",
-				 name);
-			if (!np_wait_for(link, "1", 20))
-				return name;
-		}
-		usleep(100000);
-	}
-	return "";
-}
-
-/* Wait up to 10 s for controller @ctrl to show namespace @nsid. */
-static const char *np_wait_ns(const char *ctrl, unsigned int nsid)
-{
-	int i;
-
-	for (i = 0; i < 100 && !np_ns_dev(ctrl, nsid)[0]; i++)
-		usleep(100000);
-	return np_ns_dev(ctrl, nsid);
-}
-
-static int np_door(const char *fmt, const char *ctrl, int a, int b, int c,
-		   int d)
-{
-	return np_write(NP_SRIOV, fmt, ctrl + 4, a, b, c, d);
-}
-
 /*
  * Take down whatever a test left provisioned (a failed assertion skips
  * the teardown): both VFs, both namespaces' attachment to the primary,
@@ -156,12 +56,8 @@ FIXTURE_SETUP(sriov)
 	int online, nvq, nvi;
 
 	self->fd = -1;
-	if (strcmp(np_topology(), "sriov") && strcmp(np_topology(), "sriov-iommu"))
-		SKIP(return, "needs topology sriov");
-	if (np_missing())
-		SKIP(return, "%s", np_missing());
-	if (access(NP_SRIOV, F_OK))
-		SKIP(return, "nvme-peer built without NP_TESTS=y");
+	if (np_sriov_missing())
+		SKIP(return, "%s", np_sriov_missing());
 	snprintf(self->pf, sizeof(self->pf), "%s", np_nvme_pci(0));
 	snprintf(self->ctrl, sizeof(self->ctrl), "%s", np_ctrl());
 	self->primary_cntlid = np_primary_cntlid(self->ctrl);

@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvme-peer: isolated mode.  An isolated reservation names a primary
+ * controller and one namespace.  Here a secondary controller (an SR-IOV
+ * VF, brought up by sriov.c) is claimed for it, taken online with exactly
+ * that namespace attached, and the queue pair is reserved on the VF's own
+ * nvme-peer side the way direct mode does (core.c's np_reserve_on()): the
+ * peer writes the SQ and rings the doorbell, the controller -- not the
+ * kernel -- refuses every other namespace, and the IOMMU, where the VF has
+ * a domain of its own, confines its DMA.  Here is decided which VF a
+ * reservation gets, when it is given back, and what the primary's events
+ * do to the tenants.
+ *
+ * A tenant is one secondary controller serving one reservation.  Its VF
+ * number is claimed (np_iso_lock) before any command is sent, and becomes
+ * free only when its teardown is over: the VF unbound (nvme-pci's removal
+ * disables the controller, and nvme-peer frees the reservation's memory),
+ * the namespace detached, the controller offline, the VF function-reset.
+ * The next tenant of that VF finds a controller that was reset, and new,
+ * zeroed queue memory.  The teardown runs from np_wq: it unbinds a driver,
+ * which must not happen under a configfs intent's lock or a reserve's.
+ *
+ * A reset of the primary takes its secondary controllers offline (QEMU
+ * 7.2), and nvme-pci on the VF is not told: the primary's DOWN revokes
+ * every tenant and marks the VF's side not live, so a release sends no
+ * Delete the offline controller would never complete; the queue's memory
+ * is freed when the teardown's unbind has disabled the VF.  Removal of the
+ * primary and unload disable the VFs nvme-peer enabled.  The VFs are
+ * enabled with the primary's first tenant and disabled when its last one
+ * is torn down: a primary without tenants is left as nvme-peer found it.
+ *
+ * Locks: np_iso_vfs_lock serialises enabling and disabling the VFs (a
+ * primary's iso_vfs) and is taken before np_iso_lock, which guards the
+ * tenant list.  np_iso_lock is never held across an admin command, a
+ * probe, an unbind or a VF's removal (the primary's DOWN takes it).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/delay.h>
+#include <linux/pci.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/wait.h>
+
+#include "nvme.h"
+#include "nvme-peer.h"
+
+/* queue resources of a secondary: admin, nvme-pci's I/O queue, the tenant's */
+#define NP_ISO_NVQ		3
+#define NP_ISO_NVI		2
+/* how long a VF may take to be probed and show its namespace */
+#define NP_ISO_UP_MS		30000
+/* a teardown while the primary resets tries again this often, this long */
+#define NP_ISO_RETRY_DELAY	msecs_to_jiffies(200)
+#define NP_ISO_RETRIES		50
+
+struct np_tenant {
+	struct list_head node;		/* np_tenants */
+	struct nvme_peer_ctrl *primary;	/* reference */
+	struct pci_dev *vf;		/* reference */
+	u16 vfn;
+	u32 nsid;
+	bool leaving;			/* its reservation is gone or failed */
+	unsigned int tries;
+	struct delayed_work teardown;
+};
+
+static DEFINE_MUTEX(np_iso_vfs_lock);
+static DEFINE_MUTEX(np_iso_lock);
+static LIST_HEAD(np_tenants);
+static atomic_t np_iso_count = ATOMIC_INIT(0);	/* tenants */
+static DECLARE_WAIT_QUEUE_HEAD(np_iso_wait);
+
+/**
+ * np_iso_owns() - whether isolated mode holds a VF
+ * @pdev: a PCI function
+ *
+ * Return: true while @pdev is a tenant's secondary controller: it takes no
+ * reservation of another mode.
+ */
+bool np_iso_owns(struct pci_dev *pdev)
+{
+	struct np_tenant *t;
+	bool owned = false;
+
+	if (!pdev->is_virtfn)
+		return false;
+	mutex_lock(&np_iso_lock);
+	list_for_each_entry(t, &np_tenants, node)
+		owned |= t->vf == pdev;
+	mutex_unlock(&np_iso_lock);
+	return owned;
+}
+
+/* The nvme-peer side of @vf's controller, with a reference, or NULL. */
+static struct nvme_peer_ctrl *np_iso_vctrl(struct pci_dev *vf)
+{
+	struct nvme_peer_ctrl *pctrl;
+	unsigned long i = 0;
+
+	while ((pctrl = np_ctrl_next(&i))) {
+		if (pctrl->info.pdev == vf)
+			return pctrl;
+		nvme_peer_ctrl_put(pctrl);
+	}
+	return NULL;
+}
+
+static void np_iso_teardown(struct work_struct *work);
+static void np_iso_disable_unused(struct nvme_peer_ctrl *pf);
+
+/* Enable every VF of @pf, held from drivers, unless someone else did. */
+static int np_iso_enable_locked(struct nvme_peer_ctrl *pf)
+{
+	struct pci_dev *pdev = pf->info.pdev;
+	int total, ret;
+
+	lockdep_assert_held(&np_iso_vfs_lock);
+	if (pf->iso_vfs)
+		return 0;
+	if (pci_num_vf(pdev))
+		return -EBUSY;		/* VFs an administrator enabled */
+	total = pci_sriov_get_totalvfs(pdev);
+	if (total <= 0)
+		return -EOPNOTSUPP;
+	ret = np_sriov_enable(pf, total);
+	if (!ret)
+		pf->iso_vfs = total;
+	return ret;
+}
+
+/*
+ * Claim a free VF of @pf for a tenant of @nsid: -EBUSY when another tenant
+ * has @nsid, -ENOSPC when every VF serves one, -EAGAIN when one of them
+ * is being torn down (it is free soon).
+ */
+static struct np_tenant *np_iso_claim(struct nvme_peer_ctrl *pf, u32 nsid,
+				      int *err)
+{
+	struct np_tenant *t, *n;
+	bool leaving = false;
+	u16 vfn;
+	int ret;
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	mutex_lock(&np_iso_vfs_lock);
+	ret = np_iso_enable_locked(pf);
+	mutex_lock(&np_iso_lock);
+	if (ret)
+		goto out_unlock;
+	list_for_each_entry(n, &np_tenants, node) {
+		if (n->primary != pf || n->nsid != nsid)
+			continue;
+		ret = n->leaving ? -EAGAIN : -EBUSY;
+		goto out_unlock;
+	}
+	for (vfn = 1; vfn <= pf->iso_vfs; vfn++) {
+		bool taken = false;
+
+		list_for_each_entry(n, &np_tenants, node) {
+			if (n->primary == pf && n->vfn == vfn) {
+				taken = true;
+				leaving |= n->leaving;
+			}
+		}
+		if (!taken)
+			break;
+	}
+	ret = leaving ? -EAGAIN : -ENOSPC;
+	if (vfn > pf->iso_vfs)
+		goto out_unlock;
+	ret = -ENODEV;
+	t->vf = np_sriov_get_vf(pf, vfn);
+	if (!t->vf)
+		goto out_unlock;
+	kref_get(&pf->ref);
+	t->primary = pf;
+	t->vfn = vfn;
+	t->nsid = nsid;
+	INIT_DELAYED_WORK(&t->teardown, np_iso_teardown);
+	list_add_tail(&t->node, &np_tenants);
+	atomic_inc(&np_iso_count);
+	mutex_unlock(&np_iso_lock);
+	mutex_unlock(&np_iso_vfs_lock);
+	return t;
+
+out_unlock:
+	mutex_unlock(&np_iso_lock);
+	np_iso_disable_unused(pf);
+	mutex_unlock(&np_iso_vfs_lock);
+	kfree(t);
+	*err = ret;
+	return NULL;
+}
+
+/* Disable @pf's VFs if nvme-peer enabled them and no tenant is left. */
+static void np_iso_disable_unused(struct nvme_peer_ctrl *pf)
+{
+	struct np_tenant *t;
+	bool used = false;
+
+	lockdep_assert_held(&np_iso_vfs_lock);
+	mutex_lock(&np_iso_lock);
+	list_for_each_entry(t, &np_tenants, node)
+		used |= t->primary == pf;
+	mutex_unlock(&np_iso_lock);
+	if (used || !pf->iso_vfs)
+		return;
+	pf->iso_vfs = 0;
+	np_sriov_disable(pf);
+}
+
+/* Give a tenant's VF back: the last step of its teardown. */
+static void np_iso_unclaim(struct np_tenant *t)
+{
+	mutex_lock(&np_iso_vfs_lock);
+	mutex_lock(&np_iso_lock);
+	list_del(&t->node);
+	mutex_unlock(&np_iso_lock);
+	np_iso_disable_unused(t->primary);
+	mutex_unlock(&np_iso_vfs_lock);
+	if (atomic_dec_and_test(&np_iso_count))
+		wake_up_all(&np_iso_wait);
+	pci_dev_put(t->vf);
+	nvme_peer_ctrl_put(t->primary);
+	kfree(t);
+}
+
+/*
+ * Unbind the VF (its reservation's memory is freed when nvme-pci disables
+ * it), detach the namespace, take the controller offline, reset the VF,
+ * give the VF number back.  While the primary resets the admin commands
+ * are tried again; a primary that is gone took its VFs with it.
+ */
+static void np_iso_teardown(struct work_struct *work)
+{
+	struct np_tenant *t = container_of(to_delayed_work(work),
+					   struct np_tenant, teardown);
+	int ret;
+
+	ret = np_sriov_unprovision(t->primary, t->vfn, t->nsid);
+	if (ret == -EAGAIN && ++t->tries < NP_ISO_RETRIES) {
+		queue_delayed_work(np_wq, &t->teardown, NP_ISO_RETRY_DELAY);
+		return;
+	}
+	if (ret)
+		pci_warn(t->vf, "nvme-peer: secondary controller of VF %u not taken down: %d\n",
+			 t->vfn, ret);
+	np_sriov_reset_vf(t->vf);
+	np_iso_unclaim(t);
+}
+
+/* Start the teardown of @t, whose reservation is gone or never was. */
+static void np_iso_leave(struct np_tenant *t)
+{
+	mutex_lock(&np_iso_lock);
+	t->leaving = true;
+	mutex_unlock(&np_iso_lock);
+	queue_delayed_work(np_wq, &t->teardown, 0);
+}
+
+/*
+ * Wait until nvme-pci has probed @t's VF, nvme-peer has its side and it
+ * shows @t's namespace: the VF's side with a reference, or an ERR_PTR:
+ * -EAGAIN when the primary went down meanwhile, -EIO after NP_ISO_UP_MS.
+ */
+static struct nvme_peer_ctrl *np_iso_wait_up(struct np_tenant *t)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(NP_ISO_UP_MS);
+	struct nvme_peer_ctrl *vctrl;
+	struct nvme_ns *ns = NULL;
+	bool up;
+
+	for (;;) {
+		vctrl = np_iso_vctrl(t->vf);
+		if (vctrl) {
+			mutex_lock(&vctrl->lock);
+			spin_lock(&vctrl->state_lock);
+			up = vctrl->live && !vctrl->removed;
+			spin_unlock(&vctrl->state_lock);
+			if (up)
+				ns = nvme_find_get_ns(vctrl->ctrl, t->nsid);
+			mutex_unlock(&vctrl->lock);
+			if (ns) {
+				nvme_put_ns(ns);
+				return vctrl;
+			}
+			nvme_peer_ctrl_put(vctrl);
+		}
+		spin_lock(&t->primary->state_lock);
+		up = t->primary->live;
+		spin_unlock(&t->primary->state_lock);
+		if (!up)
+			return ERR_PTR(-EAGAIN);
+		if (time_after(jiffies, end)) {
+			pci_warn(t->vf, "nvme-peer: VF %u did not come up with nsid %u\n",
+				 t->vfn, t->nsid);
+			return ERR_PTR(-EIO);
+		}
+		msleep(20);
+	}
+}
+
+/**
+ * np_iso_reserve() - reserve a queue pair on a secondary controller
+ * @pf: the primary controller
+ * @p: what to reserve, mode isolated
+ * @owner: who will release it
+ * @want_qid: must be 0: the qid is the secondary controller's
+ * @prov: as np_reserve()
+ *
+ * Checks the request against the primary, claims a VF (enabling the VFs
+ * the first time), provisions its secondary controller with @p->nsid,
+ * waits for it to come up and reserves on it.
+ *
+ * Return: the reservation, or an ERR_PTR: np_reserve()'s, and
+ * -EOPNOTSUPP for a primary without SR-IOV or Virtualization Management,
+ * -ENODEV for a namespace the subsystem does not have,
+ * -EBUSY when another isolated reservation has the namespace or an
+ * administrator enabled the VFs, -ENOSPC when every VF serves a tenant
+ * or the flexible resources are spent, -EAGAIN while a VF is torn down or
+ * the primary resets, -EPERM for a process without CAP_SYS_RAWIO when the
+ * VF has no IOMMU domain of its own, -EIO when the VF did not come up.
+ */
+struct nvme_peer_queue *np_iso_reserve(struct nvme_peer_ctrl *pf,
+				       const struct nvme_peer_params *p,
+				       enum np_owner owner, u16 want_qid,
+				       const struct np_provision *prov)
+{
+	struct nvme_peer_ctrl *vctrl;
+	struct nvme_peer_queue *q;
+	struct np_sriov_caps caps;
+	struct np_tenant *t;
+	u16 cntlid;
+	int ret;
+
+	ret = np_reserve_validate(pf, p);
+	if (!ret && want_qid)
+		ret = -EINVAL;
+	if (!ret)
+		ret = np_sriov_caps(pf, &caps);
+	if (!ret && (caps.vqfrsm < NP_ISO_NVQ || !caps.vifrsm))
+		ret = -ENOSPC;
+	if (!ret)
+		ret = np_sriov_ns_exists(pf, p->nsid);
+	if (ret)
+		return ERR_PTR(ret);
+	t = np_iso_claim(pf, p->nsid, &ret);
+	if (!t)
+		return ERR_PTR(ret);
+	if (owner != NP_OWNER_KERNEL && !capable(CAP_SYS_RAWIO) &&
+	    np_isolated_guarantee(t->vf, p->peer) !=
+	    NVME_PEER_GUARANTEE_CONTROLLER_IOMMU) {
+		ret = -EPERM;
+		goto out_leave;
+	}
+	ret = np_sriov_provision(pf, t->vfn, p->nsid, NP_ISO_NVQ,
+				 min_t(u16, NP_ISO_NVI, caps.vifrsm), &cntlid);
+	if (ret)
+		goto out_leave;
+	vctrl = np_iso_wait_up(t);
+	ret = PTR_ERR_OR_ZERO(vctrl);
+	if (ret)
+		goto out_leave;
+	q = np_reserve_on(vctrl, p, owner, 0, prov, t);
+	nvme_peer_ctrl_put(vctrl);
+	ret = PTR_ERR_OR_ZERO(q);
+	if (ret)
+		goto out_leave;
+	dev_info(pf->ctrl->device,
+		 "nvme-peer: isolated q%u on %s (VF %u, cntlid %u, nsid %u)\n",
+		 q->qid, q->pctrl->name, t->vfn, cntlid, p->nsid);
+	return q;
+
+out_leave:
+	np_iso_leave(t);
+	return ERR_PTR(ret);
+}
+
+/**
+ * np_iso_release() - an isolated reservation was released
+ * @q: the reservation, released (np_release())
+ *
+ * Its secondary controller is torn down from np_wq and then free for the
+ * next tenant.
+ */
+void np_iso_release(struct nvme_peer_queue *q)
+{
+	np_iso_leave(q->tenant);
+}
+
+/* References to the VFs of @pf's tenants: an array, *@n entries. */
+static struct pci_dev **np_iso_vfs(struct nvme_peer_ctrl *pf,
+				   unsigned int *n)
+{
+	struct pci_dev **vfs;
+	struct np_tenant *t;
+	unsigned int nr = 0;
+
+	mutex_lock(&np_iso_lock);
+	list_for_each_entry(t, &np_tenants, node)
+		nr += t->primary == pf;
+	vfs = kcalloc(nr, sizeof(*vfs), GFP_KERNEL | __GFP_NOFAIL);
+	*n = 0;
+	list_for_each_entry(t, &np_tenants, node)
+		if (t->primary == pf)
+			vfs[(*n)++] = pci_dev_get(t->vf);
+	mutex_unlock(&np_iso_lock);
+	return vfs;
+}
+
+/**
+ * np_iso_attach() - np_attach() of an isolated reservation by name
+ * @pf: the primary controller the administrator named
+ * @qid: must be 0: qids are the secondary controllers'
+ * @name: the reservation's name
+ * @revoke: as np_attach()
+ * @priv: as np_attach()
+ *
+ * Return: as np_attach().
+ */
+struct nvme_peer_queue *np_iso_attach(struct nvme_peer_ctrl *pf, u16 qid,
+				      const char *name,
+				      nvme_peer_revoke_fn revoke, void *priv)
+{
+	struct nvme_peer_queue *q = ERR_PTR(-ENOENT);
+	struct nvme_peer_ctrl *vctrl;
+	struct pci_dev **vfs;
+	unsigned int i, n;
+
+	if (!name)
+		return q;
+	vfs = np_iso_vfs(pf, &n);
+	for (i = 0; i < n; i++) {
+		vctrl = PTR_ERR(q) == -ENOENT ? np_iso_vctrl(vfs[i]) : NULL;
+		if (vctrl) {
+			q = np_attach_on(vctrl, 0, name, revoke, priv);
+			nvme_peer_ctrl_put(vctrl);
+		}
+		pci_dev_put(vfs[i]);
+	}
+	kfree(vfs);
+	return q;
+}
+
+/**
+ * np_iso_ctrl_down() - a primary goes down: revoke its tenants
+ * @pctrl: the controller (a primary or not)
+ * @reason: why
+ *
+ * Its reset takes the secondary controllers offline without nvme-pci on
+ * the VFs knowing: each tenant is revoked with @reason, and the VF's side
+ * is marked not live so that no release waits for a Delete.
+ */
+void np_iso_ctrl_down(struct nvme_peer_ctrl *pctrl,
+		      enum nvme_peer_reason reason)
+{
+	struct nvme_peer_ctrl *vctrl;
+	struct pci_dev **vfs;
+	unsigned int i, n;
+
+	vfs = np_iso_vfs(pctrl, &n);
+	for (i = 0; i < n; i++) {
+		vctrl = np_iso_vctrl(vfs[i]);
+		if (vctrl) {
+			spin_lock(&vctrl->state_lock);
+			vctrl->live = false;
+			spin_unlock(&vctrl->state_lock);
+			np_revoke_unlocked(vctrl, 0, NULL, reason);
+			nvme_peer_ctrl_put(vctrl);
+		}
+		pci_dev_put(vfs[i]);
+	}
+	kfree(vfs);
+}
+
+/**
+ * np_iso_ctrl_gone() - a primary is removed or nvme-peer unloads
+ * @pctrl: the controller (a primary or not)
+ * @reason: why
+ *
+ * Its tenants are revoked and the VFs nvme-peer enabled are disabled: the
+ * VFs' removal frees what their reservations hold in the controller.  The
+ * tenants are given back when their owners release them.
+ */
+void np_iso_ctrl_gone(struct nvme_peer_ctrl *pctrl,
+		      enum nvme_peer_reason reason)
+{
+	/* a VF is no primary; and its removal runs under np_iso_vfs_lock */
+	if (pctrl->info.pdev->is_virtfn)
+		return;
+	np_iso_ctrl_down(pctrl, reason);
+	mutex_lock(&np_iso_vfs_lock);
+	if (pctrl->iso_vfs) {
+		pctrl->iso_vfs = 0;
+		np_sriov_disable(pctrl);
+	}
+	mutex_unlock(&np_iso_vfs_lock);
+}
+
+/**
+ * np_iso_exit() - at unload: wait for the teardowns, disable the VFs
+ *
+ * Every owner has released its reservation by now (the doors are closed
+ * and held the module); the teardowns they started finish here, while
+ * the primaries still answer, and the VFs nvme-peer enabled go.
+ */
+void np_iso_exit(void)
+{
+	struct nvme_peer_ctrl *pctrl;
+	unsigned long i = 0;
+
+	while (!wait_event_timeout(np_iso_wait, !atomic_read(&np_iso_count),
+				   30 * HZ))
+		pr_warn("unloading: waiting for secondary controllers to go down\n");
+	while ((pctrl = np_ctrl_next(&i))) {
+		np_iso_ctrl_gone(pctrl, NVME_PEER_REASON_UNLOAD);
+		nvme_peer_ctrl_put(pctrl);
+	}
+}
+
+#if IS_ENABLED(CONFIG_NVME_PEER_FAULT_INJECTION)
+/**
+ * np_iso_show() - list the tenants in the test door (debugfs sriov)
+ * @m: the seq_file
+ *
+ * One line per tenant: "nvmeX tenant vfn V nsid N active|leaving".
+ */
+void np_iso_show(struct seq_file *m)
+{
+	struct np_tenant *t;
+
+	mutex_lock(&np_iso_lock);
+	list_for_each_entry(t, &np_tenants, node)
+		seq_printf(m, "%s tenant vfn %u nsid %u %s\n", t->primary->name,
+			   t->vfn, t->nsid, t->leaving ? "leaving" : "active");
+	mutex_unlock(&np_iso_lock);
+}
+#endif

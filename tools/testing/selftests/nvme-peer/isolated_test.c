@@ -1,0 +1,681 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Isolated mode (issue 23), topologies sriov and sriov-iommu: a RESERVE of
+ * mode isolated on a primary controller gets a secondary controller (a VF)
+ * of its own with the one namespace attached; the peer rings that
+ * controller's doorbell, and the controller refuses the rest.  Two
+ * primaries: "peer-rp" on a root port (2 VFs, each in an IOMMU group of
+ * its own, namespaces 1-3 detached) and the one below the switch (4 VFs
+ * sharing the switch port's group, namespaces 2-4 detached).  What the
+ * tenants write is checked through the primary's block devices, with the
+ * namespace attached to the primary as well.
+ */
+#define _GNU_SOURCE
+#include <poll.h>
+#include <stddef.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+#include <linux/nvme_peer.h>
+
+#include "np_util.h"
+#include "nvme-peer/nvme_peer_queue.h"
+#include "np_queue.h"
+#include "np_sriov.h"
+#include "kselftest_harness.h"
+
+#define NP_RP_SERIAL	"peer-rp"
+#define NP_RP_VFS	2
+#define NP_RP_NSZE	(16 << 20 >> 9)	/* LBAs of peer-rp's namespaces */
+#define NP_TENANTS	3
+#define NP_SC_INVALID_OPCODE	0x01
+#define NP_SC_LBA_RANGE		0x80
+
+static int np_iommu(void)
+{
+	return !strcmp(np_topology(), "sriov-iommu");
+}
+
+/* RESERVE @r (mode isolated unless set) on @ctrl, mapped with doorbells. */
+static int np_iso_reserve_r(const char *ctrl, struct nvme_peer_reserve *r,
+			    int *fd, struct np_map *m)
+{
+	int ret;
+
+	r->size = sizeof(*r);
+	r->ctrl = atoi(ctrl + 4);
+	*fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
+	if (*fd < 0)
+		return -errno;
+	if (ioctl(*fd, NVME_PEER_IOC_RESERVE, r)) {
+		ret = -errno;
+		close(*fd);
+		*fd = -1;
+		return ret;
+	}
+	memset(m, 0, sizeof(*m));
+	return np_map_all(*fd, m, 1) ? -EIO : 0;
+}
+
+static void np_iso_params(struct nvme_peer_reserve *r, __u32 nsid,
+			  __u64 data_size)
+{
+	memset(r, 0, sizeof(*r));
+	r->nsid = nsid;
+	r->depth = 64;
+	r->sq_placement = NVME_PEER_PLACE_HOST;
+	r->cq_placement = NVME_PEER_PLACE_HOST;
+	r->data_placement = NVME_PEER_PLACE_HOST;
+	r->data_size = data_size;
+	r->mode = NVME_PEER_MODE_ISOLATED;
+}
+
+static int np_iso_reserve(const char *ctrl, __u32 nsid, __u64 data_size,
+			  int *fd, struct np_map *m)
+{
+	struct nvme_peer_reserve r;
+
+	np_iso_params(&r, nsid, data_size);
+	return np_iso_reserve_r(ctrl, &r, fd, m);
+}
+
+/* A RESERVE that must fail: its errno. */
+static int np_iso_refused(const char *ctrl, struct nvme_peer_reserve *r)
+{
+	struct np_map m;
+	int fd, ret;
+
+	ret = np_iso_reserve_r(ctrl, r, &fd, &m);
+	if (!ret) {
+		np_unmap_all(&m);
+		close(fd);
+	}
+	return ret;
+}
+
+static void np_iso_drop(int *fd, struct np_map *m)
+{
+	if (*fd < 0)
+		return;
+	np_unmap_all(m);
+	close(*fd);
+	*fd = -1;
+}
+
+/* Secondary controllers of @ctrl online, VFs 1-@nr. */
+static int np_online(const char *ctrl, int nr)
+{
+	int vfn, n = 0;
+
+	for (vfn = 1; vfn <= nr; vfn++)
+		n += np_sec_online(ctrl, vfn) == 1;
+	return n;
+}
+
+/*
+ * Wait up to 30 s until @ctrl has @want tenants, as many of its first @nr
+ * secondaries online: the others' teardown is over.
+ */
+static int np_settle(const char *ctrl, int nr, int want)
+{
+	int i;
+
+	for (i = 0; i < 300 && (np_online(ctrl, nr) != want ||
+				np_tenants(ctrl) != want); i++)
+		usleep(100000);
+	return np_tenants(ctrl) == want ? np_online(ctrl, nr) : -1;
+}
+
+/* The PCI address of controller instance @inst. */
+static const char *np_pci_of(unsigned int inst)
+{
+	static char name[64];
+	char path[128], target[256];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/class/nvme/nvme%u/device", inst);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return "";
+	target[n] = '\0';
+	snprintf(name, sizeof(name), "%s", strrchr(target, '/') + 1);
+	return name;
+}
+
+/* Attach @nsid to the primary @ctrl too: its block device, or "". */
+static const char *np_host_view(const char *ctrl, int cntlid, int nsid)
+{
+	if (!np_ns_dev(ctrl, nsid)[0])
+		np_door("attach %s %d %d", ctrl, nsid, cntlid, 0, 0);
+	return np_wait_ns(ctrl, nsid);
+}
+
+FIXTURE(iso) {
+	char rp[32], sw[32];
+	int rp_cntlid, sw_cntlid;
+	int fd[NP_TENANTS];
+	struct np_map m[NP_TENANTS];
+};
+
+FIXTURE_SETUP(iso)
+{
+	int i;
+
+	for (i = 0; i < NP_TENANTS; i++)
+		self->fd[i] = -1;
+	if (np_sriov_missing())
+		SKIP(return, "%s", np_sriov_missing());
+	snprintf(self->rp, sizeof(self->rp), "%s", np_ctrl_by_serial(NP_RP_SERIAL));
+	ASSERT_NE(0, self->rp[0]);
+	snprintf(self->sw, sizeof(self->sw), "%s", np_ctrl());
+	self->rp_cntlid = np_primary_cntlid(self->rp);
+	self->sw_cntlid = np_primary_cntlid(self->sw);
+	ASSERT_LE(0, self->rp_cntlid);
+	ASSERT_LE(0, self->sw_cntlid);
+}
+
+FIXTURE_TEARDOWN(iso)
+{
+	int i, nsid;
+
+	if (!self->rp[0] || access(NP_SRIOV, F_OK))
+		return;
+	for (i = 0; i < NP_TENANTS; i++)
+		np_iso_drop(&self->fd[i], &self->m[i]);
+	/* every released tenant's secondary controller goes offline */
+	EXPECT_EQ(0, np_settle(self->rp, NP_RP_VFS, 0));
+	EXPECT_EQ(0, np_settle(self->sw, 4, 0));
+	for (nsid = 1; nsid <= 3; nsid++)
+		np_door("detach %s %d %d", self->rp, nsid, self->rp_cntlid, 0, 0);
+	for (nsid = 2; nsid <= 4; nsid++)
+		np_door("detach %s %d %d", self->sw, nsid, self->sw_cntlid, 0, 0);
+}
+
+/*
+ * The peer on its secondary controller reads and writes its namespace;
+ * the primary sees the data.  QUERY and sysfs say isolated, on the VF,
+ * and what confines it: controller-iommu only where the VF has an IOMMU
+ * group of its own.
+ */
+TEST_F(iso, reads_and_writes_its_namespace)
+{
+	void *buf = np_aligned(4096);
+	struct nvme_peer_info *in = &self->m[0].info;
+	char path[160], s[32], bdev[64];
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 1, 8192, &self->fd[0],
+				    &self->m[0]));
+	EXPECT_EQ(NVME_PEER_MODE_ISOLATED, in->mode);
+	EXPECT_NE((unsigned int)atoi(self->rp + 4), in->ctrl);
+	EXPECT_EQ(NVME_PEER_STATE_ACTIVE, in->state);
+	EXPECT_EQ(np_iommu() ? NVME_PEER_GUARANTEE_CONTROLLER_IOMMU :
+			       NVME_PEER_GUARANTEE_CONTROLLER, in->guarantee);
+	/* the queue is one of the VF's peer qids */
+	snprintf(path, sizeof(path), "/sys/class/nvme/nvme%u/peer/q%u/mode",
+		 in->ctrl, in->qid);
+	ASSERT_EQ(0, np_read(path, s, sizeof(s)));
+	EXPECT_STREQ("isolated", s);
+	snprintf(path, sizeof(path), "/sys/class/nvme/nvme%u/peer/q%u/guarantee",
+		 in->ctrl, in->qid);
+	ASSERT_EQ(0, np_read(path, s, sizeof(s)));
+	EXPECT_STREQ(np_iommu() ? "controller-iommu" : "controller", s);
+	EXPECT_EQ(1, np_online(self->rp, NP_RP_VFS));
+
+	snprintf(bdev, sizeof(bdev), "%s",
+		 np_host_view(self->rp, self->rp_cntlid, 1));
+	ASSERT_NE(0, bdev[0]);
+	np_fill(self->m[0].data, 4096, 41);
+	EXPECT_EQ(0, np_cmd_ns(self->fd[0], &self->m[0], NPQ_OPC_WRITE, 1, 64,
+			       8, 5000));
+	ASSERT_EQ(0, np_blk_io(bdev, 0, 64 * 512, buf, 4096));
+	EXPECT_EQ(0, memcmp(buf, self->m[0].data, 4096));
+	np_fill(buf, 4096, 4141);
+	ASSERT_EQ(0, np_blk_io(bdev, 1, 128 * 512, buf, 4096));
+	memset(self->m[0].data, 0, 4096);
+	EXPECT_EQ(0, np_cmd_ns(self->fd[0], &self->m[0], NPQ_OPC_READ, 1, 128,
+			       8, 5000));
+	EXPECT_EQ(0, memcmp(buf, self->m[0].data, 4096));
+	free(buf);
+}
+
+/*
+ * A hostile peer on its VF: other NSIDs, the broadcast NSID, admin
+ * opcodes on the I/O queue, LBAs past its namespace.  The controller
+ * answers each with an error; the other namespaces are unchanged byte for
+ * byte as the primary sees them, and the queue still works.
+ */
+TEST_F(iso, hostile_peer_gets_the_controllers_errors)
+{
+	static const unsigned int others[] = { 0, 2, 3, 4, 0x100, 0x1001,
+					       0xffffffff };
+	static const int admin_ops[] = { 0x06, 0x0d, 0x10, 0x15, 0x1c, 0x80,
+					 0x84 };
+	char *before[2], *after = np_aligned(1 << 20), bdev[2][64];
+	struct np_map *m = &self->m[0];
+	struct npq_sqe e;
+	unsigned int i;
+	int st, n;
+
+	ASSERT_NE(NULL, after);
+	for (n = 0; n < 2; n++) {
+		snprintf(bdev[n], sizeof(bdev[n]), "%s",
+			 np_host_view(self->rp, self->rp_cntlid, n + 2));
+		ASSERT_NE(0, bdev[n][0]);
+		before[n] = np_aligned(1 << 20);
+		ASSERT_NE(NULL, before[n]);
+		np_fill(before[n], 1 << 20, 77 + n);
+		ASSERT_EQ(0, np_blk_io(bdev[n], 1, 0, before[n], 1 << 20));
+	}
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 1, 8192, &self->fd[0], m));
+	for (i = 0; i < ARRAY_SIZE(others); i++) {
+		np_fill(m->data, 8192, i);
+		st = np_cmd_ns(self->fd[0], m, NPQ_OPC_WRITE, others[i], 0, 16,
+			       5000);
+		TH_LOG("Write to nsid %#x: status %#x", others[i], st);
+		EXPECT_TRUE(np_refused_ns(st));
+		st = np_cmd_ns(self->fd[0], m, NPQ_OPC_READ, others[i], 0, 16,
+			       5000);
+		EXPECT_TRUE(np_refused_ns(st));
+	}
+	for (i = 0; i < ARRAY_SIZE(admin_ops); i++) {
+		npq_sqe_rw(&e, NPQ_OPC_WRITE, 2, 0, 8, m->info.data_ctrl_addr, 0);
+		e.dw[0] = (e.dw[0] & ~0xffu) | admin_ops[i];
+		st = np_cmd_sqe(self->fd[0], m, &e, 5000);
+		TH_LOG("opcode %#x on the I/O queue: status %#x", admin_ops[i],
+		       st);
+		EXPECT_LT(0, st);
+	}
+	/* LBAs past the end of its namespace */
+	EXPECT_EQ(NP_SC_LBA_RANGE, np_cmd_ns(self->fd[0], m, NPQ_OPC_WRITE, 1,
+					     NP_RP_NSZE, 8, 5000) & 0xff);
+	EXPECT_EQ(NP_SC_LBA_RANGE, np_cmd_ns(self->fd[0], m, NPQ_OPC_WRITE, 1,
+					     NP_RP_NSZE - 4, 8, 5000) & 0xff);
+	for (n = 0; n < 2; n++) {
+		ASSERT_EQ(0, np_blk_io(bdev[n], 0, 0, after, 1 << 20));
+		EXPECT_EQ(0, memcmp(before[n], after, 1 << 20));
+		free(before[n]);
+	}
+	EXPECT_EQ(0, np_cmd_ns(self->fd[0], m, NPQ_OPC_READ, 1, 0, 8, 5000));
+	free(after);
+}
+
+/*
+ * The IOMMU: a tenant whose PRP points at another tenant's data buffer.
+ * On peer-rp each VF has a domain of its own: the address is not mapped
+ * for the first VF, the DMA faults (the IOMMU reports the VF's request;
+ * QEMU 7.2 still completes the Read with status 0, where a controller
+ * reports a Data Transfer Error) and the other buffer is unchanged.
+ * Below the switch the VFs share the primary's group: the same command
+ * reaches the other tenant, which is what guarantee "controller" (not
+ * "controller-iommu") tells.
+ */
+TEST_F(iso, iommu_confines_a_vf_of_its_own_group)
+{
+	struct np_map *a = &self->m[0], *b = &self->m[1];
+	char *copy, cmd[160];
+	struct npq_sqe e;
+	int st;
+
+	copy = malloc(1 << 18);
+	ASSERT_NE(NULL, copy);
+	/* B's buffer is larger than everything A maps: it lies below */
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 1, 8192, &self->fd[0], a));
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 2, 1 << 18, &self->fd[1], b));
+	EXPECT_NE(a->info.ctrl, b->info.ctrl);
+	np_fill(b->data, 1 << 18, 5);
+	memcpy(copy, b->data, 1 << 18);
+	np_fill(a->data, 4096, 6);
+	EXPECT_EQ(0, np_cmd_ns(self->fd[0], a, NPQ_OPC_WRITE, 1, 0, 8, 5000));
+	npq_sqe_rw(&e, NPQ_OPC_READ, 1, 0, 8, b->info.data_ctrl_addr, 0);
+	st = np_cmd_sqe(self->fd[0], a, &e, 5000);
+	TH_LOG("peer-rp: Read into the other VF's buffer %#llx: status %#x",
+	       (unsigned long long)b->info.data_ctrl_addr, st);
+	EXPECT_LE(0, st);
+	if (np_iommu()) {
+		snprintf(cmd, sizeof(cmd),
+			 "dmesg | grep -Fq '[%s] fault addr %#llx'",
+			 np_pci_of(a->info.ctrl) + 5,
+			 (unsigned long long)b->info.data_ctrl_addr);
+		EXPECT_EQ(0, np_sys(cmd));
+		EXPECT_EQ(0, memcmp(copy, b->data, 1 << 18));
+	}
+	np_iso_drop(&self->fd[0], a);
+	np_iso_drop(&self->fd[1], b);
+
+	/* below the switch: one group, one domain */
+	ASSERT_EQ(0, np_iso_reserve(self->sw, 2, 8192, &self->fd[0], a));
+	ASSERT_EQ(0, np_iso_reserve(self->sw, 3, 1 << 18, &self->fd[1], b));
+	EXPECT_EQ(NVME_PEER_GUARANTEE_CONTROLLER, a->info.guarantee);
+	np_fill(b->data, 1 << 18, 5);
+	memcpy(copy, b->data, 1 << 18);
+	np_fill(a->data, 4096, 6);
+	EXPECT_EQ(0, np_cmd_ns(self->fd[0], a, NPQ_OPC_WRITE, 2, 0, 8, 5000));
+	npq_sqe_rw(&e, NPQ_OPC_READ, 2, 0, 8, b->info.data_ctrl_addr, 0);
+	EXPECT_EQ(0, np_cmd_sqe(self->fd[0], a, &e, 5000));
+	EXPECT_EQ(0, memcmp(a->data, b->data, 4096));
+	EXPECT_NE(0, memcmp(copy, b->data, 4096));
+	free(copy);
+}
+
+/*
+ * Two tenants on two VFs of peer-rp at once, interleaved with the host's
+ * block I/O on a third namespace through the primary: each writes its
+ * own, neither reaches the other's, the host's data is intact.
+ */
+TEST_F(iso, two_tenants_and_the_host)
+{
+	char *host = np_aligned(4096), *buf = np_aligned(4096), ns[3][64];
+	int t, round;
+
+	ASSERT_NE(NULL, host);
+	ASSERT_NE(NULL, buf);
+	for (t = 0; t < 3; t++) {
+		snprintf(ns[t], sizeof(ns[t]), "%s",
+			 np_host_view(self->rp, self->rp_cntlid, t + 1));
+		ASSERT_NE(0, ns[t][0]);
+	}
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 1, 8192, &self->fd[0],
+				    &self->m[0]));
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 2, 8192, &self->fd[1],
+				    &self->m[1]));
+	EXPECT_EQ(2, np_online(self->rp, NP_RP_VFS));
+	for (round = 0; round < 4; round++) {
+		np_fill(host, 4096, 900 + round);
+		ASSERT_EQ(0, np_blk_io(ns[2], 1, round * 4096, host, 4096));
+		for (t = 0; t < 2; t++) {
+			np_fill(self->m[t].data, 4096, 10 * round + t);
+			EXPECT_EQ(0, np_cmd_ns(self->fd[t], &self->m[t],
+					       NPQ_OPC_WRITE, t + 1, round * 8,
+					       8, 5000));
+			EXPECT_TRUE(np_refused_ns(np_cmd_ns(self->fd[t],
+							    &self->m[t],
+							    NPQ_OPC_WRITE, 2 - t,
+							    round * 8, 8,
+							    5000)));
+		}
+		for (t = 0; t < 2; t++) {
+			ASSERT_EQ(0, np_blk_io(ns[t], 0, round * 4096, buf,
+					       4096));
+			np_fill(self->m[t].data, 4096, 10 * round + t);
+			EXPECT_EQ(0, memcmp(buf, self->m[t].data, 4096));
+		}
+		ASSERT_EQ(0, np_blk_io(ns[2], 0, round * 4096, buf, 4096));
+		EXPECT_EQ(0, memcmp(buf, host, 4096));
+	}
+	free(host);
+	free(buf);
+}
+
+/*
+ * A reset of the primary takes its secondary controllers offline: both
+ * tenants are revoked (POLLERR, reason reset), their release waits for no
+ * Delete, the VFs go down, and a new reservation works again.
+ */
+TEST_F(iso, primary_reset_revokes_each_tenant)
+{
+	struct pollfd p[2] = { { .events = POLLIN }, { .events = POLLIN } };
+	struct nvme_peer_info info;
+	char path[128];
+	int t;
+
+	for (t = 0; t < 2; t++) {
+		ASSERT_EQ(0, np_iso_reserve(self->rp, t + 1, 8192, &self->fd[t],
+					    &self->m[t]));
+		p[t].fd = self->fd[t];
+	}
+	EXPECT_EQ(0, poll(p, 2, 0));
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/reset_controller",
+		 self->rp);
+	ASSERT_EQ(0, np_write(path, "1"));
+	for (t = 0; t < 2; t++) {
+		EXPECT_EQ(1, poll(&p[t], 1, 10000));
+		EXPECT_TRUE(p[t].revents & POLLERR);
+		ASSERT_EQ(0, np_query(self->fd[t], &info));
+		EXPECT_EQ(NVME_PEER_STATE_REVOKED, info.state);
+		EXPECT_EQ(NVME_PEER_REASON_RESET, info.reason);
+	}
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/peer/live", self->rp);
+	ASSERT_EQ(0, np_wait_for(path, "1", 30));
+	/* revoked once: the reason is still the first one */
+	for (t = 0; t < 2; t++) {
+		ASSERT_EQ(0, np_query(self->fd[t], &info));
+		EXPECT_EQ(NVME_PEER_REASON_RESET, info.reason);
+		np_iso_drop(&self->fd[t], &self->m[t]);
+	}
+	EXPECT_EQ(0, np_settle(self->rp, NP_RP_VFS, 0));
+	/* provisioned anew */
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 1, 8192, &self->fd[0],
+				    &self->m[0]));
+	np_fill(self->m[0].data, 4096, 3);
+	EXPECT_EQ(0, np_cmd_ns(self->fd[0], &self->m[0], NPQ_OPC_WRITE, 1, 0,
+			       8, 5000));
+	memset(self->m[0].data, 0, 4096);
+	EXPECT_EQ(0, np_cmd_ns(self->fd[0], &self->m[0], NPQ_OPC_READ, 1, 0,
+			       8, 5000));
+	np_fill(path, sizeof(path), 3);
+	EXPECT_EQ(0, memcmp(path, self->m[0].data, sizeof(path)));
+}
+
+/*
+ * The first tenant leaves commands it never rang in its SQ, a completion
+ * unread in its CQ and data in its buffer; the second tenant, given the
+ * same (recycled) secondary controller, sees none of it: zeroed memory,
+ * exactly its own completion, and the first tenant's namespace refused.
+ */
+TEST_F(iso, recycled_secondary_shows_nothing_of_the_last_tenant)
+{
+	struct np_map *a = &self->m[0], *b = &self->m[1];
+	char vf[64], *zero = calloc(1, 8192);
+	struct npq_sqe e;
+	struct npq_cqe *cq;
+	int i;
+
+	ASSERT_NE(NULL, zero);
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 1, 8192, &self->fd[0], a));
+	snprintf(vf, sizeof(vf), "%s", np_pci_of(a->info.ctrl));
+	np_fill(a->data, 8192, 1);
+	EXPECT_EQ(0, np_cmd_ns(self->fd[0], a, NPQ_OPC_WRITE, 1, 0, 16, 5000));
+	/* a completion left in the CQ, three commands never rung */
+	npq_sqe_rw(&e, NPQ_OPC_READ, 1, 0, 8, a->info.data_ctrl_addr, 0);
+	npq_enqueue(&a->q, &e);
+	npq_ring_sq(&a->q);
+	usleep(200000);
+	for (i = 0; i < 3; i++) {
+		npq_sqe_rw(&e, NPQ_OPC_WRITE, 1, 8 * i, 8,
+			   a->info.data_ctrl_addr, 0);
+		npq_enqueue(&a->q, &e);
+	}
+	np_iso_drop(&self->fd[0], a);
+	ASSERT_EQ(0, np_settle(self->rp, NP_RP_VFS, 0));
+
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 2, 8192, &self->fd[1], b));
+	EXPECT_STREQ(vf, np_pci_of(b->info.ctrl));
+	EXPECT_EQ(0, memcmp(b->sq, zero, b->info.sq_size));
+	EXPECT_EQ(0, memcmp(b->cq, zero, b->info.cq_size));
+	EXPECT_EQ(0, memcmp(b->data, zero, 8192));
+	EXPECT_TRUE(np_refused_ns(np_cmd_ns(self->fd[1], b, NPQ_OPC_READ, 1, 0,
+					    8, 5000)));
+	EXPECT_EQ(0, memcmp(b->data, zero, 8192));
+	EXPECT_EQ(0, np_cmd_ns(self->fd[1], b, NPQ_OPC_READ, 2, 0, 8, 5000));
+	/* two completions, its own two commands: nothing else came */
+	usleep(200000);
+	cq = b->cq;
+	for (i = 2; i < 64; i++)
+		EXPECT_EQ(0, cq[i].dw[3]);
+	free(zero);
+}
+
+/* Every refusal has its errno, and leaves no secondary controller up. */
+TEST_F(iso, bad_input_changes_nothing)
+{
+	struct nvme_peer_reserve r;
+	struct nvme_peer_extent ext = { .slba = 0, .nlb = 8 };
+	char path[128];
+	int vf_inst, file;
+
+	/* what the controller cannot enforce, refused before any VF is up */
+	np_iso_params(&r, 1, 8192);
+	r.opcodes = NVME_PEER_OPCODE_READ;
+	EXPECT_EQ(-EINVAL, np_iso_refused(self->rp, &r));
+	np_iso_params(&r, 1, 8192);
+	r.max_nlb = 8;
+	EXPECT_EQ(-EINVAL, np_iso_refused(self->rp, &r));
+	np_iso_params(&r, 1, 8192);
+	r.nr_extents = 1;
+	r.extents = (__u64)(uintptr_t)&ext;
+	EXPECT_EQ(-EINVAL, np_iso_refused(self->rp, &r));
+	file = open("/np/topology", O_RDONLY);
+	ASSERT_LE(0, file);
+	np_iso_params(&r, 1, 8192);
+	r.flags = NVME_PEER_RESERVE_FILE;
+	r.file_fd = file;
+	r.file_len = 4096;
+	r.file_access = NVME_PEER_ACCESS_READ;
+	EXPECT_EQ(-EINVAL, np_iso_refused(self->rp, &r));
+	close(file);
+	np_iso_params(&r, 1, 8192);
+	r.qid = 2;
+	EXPECT_EQ(-EINVAL, np_iso_refused(self->rp, &r));
+	np_iso_params(&r, 1, 8192);
+	r.depth = 3;
+	EXPECT_EQ(-EINVAL, np_iso_refused(self->rp, &r));
+	np_iso_params(&r, 1, 8192);
+	r.sq_placement = NVME_PEER_PLACE_CMB;
+	EXPECT_EQ(-EOPNOTSUPP, np_iso_refused(self->rp, &r));
+	EXPECT_EQ(0, np_online(self->rp, NP_RP_VFS));
+
+	/* one tenant per namespace, one per VF */
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 1, 8192, &self->fd[0],
+				    &self->m[0]));
+	np_iso_params(&r, 1, 8192);
+	EXPECT_EQ(-EBUSY, np_iso_refused(self->rp, &r));
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 2, 8192, &self->fd[1],
+				    &self->m[1]));
+	np_iso_params(&r, 3, 8192);
+	EXPECT_EQ(-ENOSPC, np_iso_refused(self->rp, &r));
+	EXPECT_EQ(2, np_online(self->rp, NP_RP_VFS));
+
+	/* a VF has no VFs; and takes no reservation of another mode */
+	vf_inst = self->m[0].info.ctrl;
+	snprintf(path, sizeof(path), "nvme%d", vf_inst);
+	np_iso_params(&r, 1, 8192);
+	EXPECT_EQ(-EOPNOTSUPP, np_iso_refused(path, &r));
+	np_iso_params(&r, 1, 8192);
+	r.mode = NVME_PEER_MODE_DIRECT;
+	EXPECT_EQ(-EBUSY, np_iso_refused(path, &r));
+	np_iso_params(&r, 1, 8192);
+	r.mode = NVME_PEER_MODE_MEDIATED;
+	EXPECT_EQ(-EBUSY, np_iso_refused(path, &r));
+
+	/* a namespace the subsystem does not have */
+	np_iso_drop(&self->fd[1], &self->m[1]);
+	EXPECT_EQ(1, np_settle(self->rp, NP_RP_VFS, 1));
+	np_iso_params(&r, 9, 8192);
+	EXPECT_EQ(-ENODEV, np_iso_refused(self->rp, &r));
+	EXPECT_EQ(1, np_settle(self->rp, NP_RP_VFS, 1));
+	/* the first tenant is unchanged */
+	EXPECT_EQ(0, np_cmd_ns(self->fd[0], &self->m[0], NPQ_OPC_READ, 1, 0,
+			       8, 5000));
+
+	/*
+	 * VFs an administrator enabled are not nvme-peer's to hand out; the
+	 * ones nvme-peer enabled went with the primary's last tenant
+	 */
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/sriov_numvfs",
+		 np_nvme_pci(0));
+	EXPECT_EQ(0, np_read_num(path));
+	ASSERT_EQ(0, np_door("enable %s 2", self->sw, 0, 0, 0, 0));
+	np_iso_params(&r, 2, 8192);
+	EXPECT_EQ(-EBUSY, np_iso_refused(self->sw, &r));
+	EXPECT_EQ(0, np_door("disable %s", self->sw, 0, 0, 0, 0));
+	EXPECT_EQ(0, np_read_num(path));
+}
+
+/*
+ * CAP_SYS_RAWIO: a process without it may drive a secondary controller
+ * only where the IOMMU confines the VF (controller-iommu).
+ */
+TEST_F(iso, process_without_cap_sys_rawio)
+{
+	struct nvme_peer_reserve r;
+
+	ASSERT_EQ(0, np_cap_set(CAP_SYS_RAWIO, 0));
+	np_iso_params(&r, 2, 8192);
+	EXPECT_EQ(-EPERM, np_iso_refused(self->sw, &r));
+	if (!np_iommu()) {
+		np_iso_params(&r, 1, 8192);
+		EXPECT_EQ(-EPERM, np_iso_refused(self->rp, &r));
+		return;
+	}
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 1, 8192, &self->fd[0],
+				    &self->m[0]));
+	EXPECT_EQ(NVME_PEER_GUARANTEE_CONTROLLER_IOMMU,
+		  self->m[0].info.guarantee);
+	EXPECT_EQ(0, np_cmd_ns(self->fd[0], &self->m[0], NPQ_OPC_READ, 1, 0,
+			       8, 5000));
+}
+
+/*
+ * configfs: an administrator's isolated intent on the primary; a process
+ * attaches by name through the primary and drives the VF's queue; a
+ * policy is refused; the reset of the primary brings it back as the next
+ * generation; the delete revokes it (reason admin) and the VF goes down.
+ */
+TEST_F(iso, configfs_intent)
+{
+	struct nvme_peer_attach a = { .size = sizeof(a),
+				      .flags = NVME_PEER_ATTACH_BY_NAME };
+	struct nvme_peer_info info;
+	char buf[64], path[128];
+	int fd;
+
+	EXPECT_EQ(-EINVAL, np_cfs_make(self->rp, "iso0",
+				       "nsid=1 mode=isolated opcodes=read"));
+	ASSERT_EQ(0, np_cfs_make(self->rp, "iso1",
+				 "nsid=1 mode=isolated data_placement=host data_size=8192 uid=0"));
+	ASSERT_EQ(0, np_cfs_read(self->rp, "iso1", "state", buf, sizeof(buf)));
+	EXPECT_STREQ("active", buf);
+	EXPECT_EQ(1, np_online(self->rp, NP_RP_VFS));
+
+	a.ctrl = atoi(self->rp + 4);
+	snprintf(a.name, sizeof(a.name), "iso1");
+	fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, NVME_PEER_IOC_ATTACH, &a));
+	self->fd[0] = fd;
+	ASSERT_EQ(0, np_map_all(fd, &self->m[0], 1));
+	EXPECT_EQ(NVME_PEER_MODE_ISOLATED, self->m[0].info.mode);
+	EXPECT_EQ(0, np_cmd_ns(fd, &self->m[0], NPQ_OPC_READ, 1, 0, 8, 5000));
+	EXPECT_TRUE(np_refused_ns(np_cmd_ns(fd, &self->m[0], NPQ_OPC_READ, 2,
+					    0, 8, 5000)));
+	np_iso_drop(&self->fd[0], &self->m[0]);
+
+	/* the reset revokes it; it comes back as generation 2 */
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/reset_controller",
+		 self->rp);
+	ASSERT_EQ(0, np_write(path, "1"));
+	snprintf(path, sizeof(path), "%s",
+		 np_cfs_path(self->rp, "iso1", "generation"));
+	EXPECT_EQ(0, np_wait_for(path, "2", 30));
+	ASSERT_EQ(0, np_cfs_read(self->rp, "iso1", "state", buf, sizeof(buf)));
+	EXPECT_STREQ("active", buf);
+
+	fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, NVME_PEER_IOC_ATTACH, &a));
+	self->fd[0] = fd;
+	ASSERT_EQ(0, np_map_all(fd, &self->m[0], 1));
+	EXPECT_EQ(0, np_cmd_ns(fd, &self->m[0], NPQ_OPC_READ, 1, 0, 8, 5000));
+	/* the delete revokes the attached process */
+	EXPECT_EQ(0, np_cfs_remove(self->rp, "iso1"));
+	ASSERT_EQ(0, np_query(fd, &info));
+	EXPECT_EQ(NVME_PEER_STATE_REVOKED, info.state);
+	EXPECT_EQ(NVME_PEER_REASON_ADMIN, info.reason);
+	np_iso_drop(&self->fd[0], &self->m[0]);
+	np_cfs_clear(self->rp);
+	EXPECT_EQ(0, np_settle(self->rp, NP_RP_VFS, 0));
+}
+
+TEST_HARNESS_MAIN
