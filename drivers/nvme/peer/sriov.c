@@ -213,7 +213,7 @@ int np_sriov_list(struct nvme_peer_ctrl *pctrl, struct np_sriov_sec *sec,
 
 	/* from the lowest CNTLID: Identify's CNTID 0 */
 	l = np_sriov_identify(pctrl, NP_CNS_SECONDARY_LIST, 0, sizeof(*l),
-			       &ret);
+			      &ret);
 	if (!l)
 		return ret;
 	ret = np_sriov_parse_list(l, sec, max);
