@@ -7,8 +7,15 @@
  *   vm-bench io MODE QD SECS     4 KiB random reads for SECS seconds at
  *                                queue depth QD; MODE is uring (O_DIRECT on
  *                                /dev/nvme0n1), uring-cmd (passthrough on
- *                                /dev/ng0n1), mediated or direct (a peer
- *                                queue driven with tools/lib/nvme-peer)
+ *                                /dev/ng0n1), mediated, direct or isolated
+ *                                (a peer queue driven with
+ *                                tools/lib/nvme-peer; isolated on namespace
+ *                                2, attached to a VF of its own)
+ *
+ * NP_BENCH_CTRL (0), NP_BENCH_BDEV (/dev/nvme0n1), NP_BENCH_CDEV
+ * (/dev/ng0n1) name the controller and namespace 1's devices where they
+ * are others (the sriov topology); NP_BENCH_SPAN_MB (256) the bytes the
+ * random reads cover, from LBA 0.
  *   vm-bench life N              reserve, release, attach and recycle
  *                                latency (means of N), revocation latency
  *                                on reset
@@ -43,14 +50,22 @@
 #include "bench.h"
 #include "nvme-peer/nvme_peer_queue.h"
 
-#define NS_BYTES	(256ULL << 20)	/* the VM's namespace */
-#define NLBA		(NS_BYTES / 512)
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* the span the reads cover, MiB: NP_BENCH_SPAN_MB, the VM's namespace */
+static unsigned long long span_mb = 256;
 
 /* a random 4 KiB-aligned LBA (512 B LBAs) */
 static unsigned long long rnd_lba(void)
 {
-	return rnd() % (NLBA / 8) * 8;
+	return rnd() % (span_mb << 20 >> 12) * 8;
+}
+
+static const char *env_or(const char *name, const char *dflt)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : dflt;
 }
 
 static int read_file(const char *path, char *buf, size_t len)
@@ -232,7 +247,8 @@ static void prep_read(struct ring *r, int fd, void *buf, int cmd)
 /* Keep @qd reads in flight for @secs; the number completed. */
 static long long run_uring(int cmd, int qd, double secs)
 {
-	const char *dev = cmd ? "/dev/ng0n1" : "/dev/nvme0n1";
+	const char *dev = cmd ? env_or("NP_BENCH_CDEV", "/dev/ng0n1") :
+				env_or("NP_BENCH_BDEV", "/dev/nvme0n1");
 	int fd = open(dev, O_RDONLY | (cmd ? 0 : O_DIRECT)), i, n, pending;
 	unsigned int flags = cmd ? IORING_SETUP_SQE128 | IORING_SETUP_CQE32 : 0;
 	char *bufs = aligned_alloc(4096, (size_t)qd * 4096);
@@ -271,6 +287,9 @@ static long long run_uring(int cmd, int qd, double secs)
 
 /* ---- peer queues -------------------------------------------------------- */
 
+/* the namespace an isolated queue reads: attached to its VF only */
+#define ISO_NSID	2
+
 struct pq {
 	int fd;
 	struct nvme_peer_info info;
@@ -282,7 +301,9 @@ static int pq_reserve(struct pq *p, int mode, int depth, size_t data_size,
 		      unsigned int nr_ext, struct nvme_peer_extent *ext)
 {
 	struct nvme_peer_reserve r = {
-		.size = sizeof(r), .nsid = 1, .depth = depth,
+		.size = sizeof(r), .depth = depth,
+		.ctrl = atoi(env_or("NP_BENCH_CTRL", "0")),
+		.nsid = mode == NVME_PEER_MODE_ISOLATED ? ISO_NSID : 1,
 		.sq_placement = NVME_PEER_PLACE_HOST,
 		.cq_placement = NVME_PEER_PLACE_HOST,
 		.data_placement = NVME_PEER_PLACE_HOST, .data_size = data_size,
@@ -327,50 +348,56 @@ static int pq_map(struct pq *p)
 	return 0;
 }
 
-static long long run_peer(int mode, int qd, double secs)
+/* A queue of @mode for @qd reads in flight, reserved and mapped: 0 or -1. */
+static int pq_setup(struct pq *p, int mode, int qd)
 {
+	if (pq_reserve(p, mode, 256, (size_t)qd * 4096, 0, NULL) < 0 ||
+	    pq_map(p)) {
+		perror("reserve");
+		return -1;
+	}
+	return 0;
+}
+
+/* Keep @qd reads in flight on @p for @secs; the number completed. */
+static long long run_peer(struct pq *p, int qd, double secs)
+{
+	__u32 nsid = p->info.nsid;
 	struct npq_sqe e;
 	struct npq_cqe c;
 	long long done = 0;
-	struct pq p;
 	int inflight = 0, n;
 	unsigned int loops = 0;
 	double end;
 
-	if (pq_reserve(&p, mode, 256, (size_t)qd * 4096, 0, NULL) < 0 ||
-	    pq_map(&p)) {
-		perror("reserve");
-		return -1;
-	}
 	end = now() + secs;
 	do {
 		while (inflight < qd) {
-			npq_sqe_rw(&e, NPQ_OPC_READ, 1, rnd_lba(), 8,
-				   p.info.data_ctrl_addr +
+			npq_sqe_rw(&e, NPQ_OPC_READ, nsid, rnd_lba(), 8,
+				   p->info.data_ctrl_addr +
 				   (rnd() % qd) * 4096, 0);
-			if (npq_enqueue(&p.q, &e) < 0)
+			if (npq_enqueue(&p->q, &e) < 0)
 				break;
 			inflight++;
 		}
-		npq_ring_sq(&p.q);
-		for (n = 0; npq_poll(&p.q, &c); n++) {
+		npq_ring_sq(&p->q);
+		for (n = 0; npq_poll(&p->q, &c); n++) {
 			if (npq_cqe_status(&c)) {
 				fprintf(stderr, "status %#x\n", npq_cqe_status(&c));
 				return -1;
 			}
 		}
 		if (n)
-			npq_ring_cq(&p.q);
+			npq_ring_cq(&p->q);
 		inflight -= n;
 		done += n;
 		/* the clock may be a system call (hpet): look rarely */
 	} while (++loops % 65536 || now() < end);
 	while (inflight)
-		if (npq_poll(&p.q, &c)) {
+		if (npq_poll(&p->q, &c)) {
 			inflight--;
-			npq_ring_cq(&p.q);
+			npq_ring_cq(&p->q);
 		}
-	close(p.fd);
 	return done;
 }
 
@@ -381,6 +408,20 @@ static int cmd_io(const char *mode, int qd, double secs)
 	double t0, t;
 	long hz = sysconf(_SC_CLK_TCK);
 	char cs[64] = "?";
+	struct pq p = { .fd = -1 };
+	int peer = -1;
+
+	if (!strcmp(mode, "mediated"))
+		peer = NVME_PEER_MODE_MEDIATED;
+	else if (!strcmp(mode, "direct"))
+		peer = NVME_PEER_MODE_DIRECT;
+	else if (!strcmp(mode, "isolated"))
+		peer = NVME_PEER_MODE_ISOLATED;
+	else if (strcmp(mode, "uring") && strcmp(mode, "uring-cmd"))
+		return 2;
+	/* before the clock: an isolated reserve brings up a VF */
+	if (peer >= 0 && pq_setup(&p, peer, qd))
+		return 1;
 
 	read_file("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		  cs, sizeof(cs));
@@ -391,14 +432,12 @@ static int cmd_io(const char *mode, int qd, double secs)
 		n = run_uring(0, qd, secs);
 	else if (!strcmp(mode, "uring-cmd"))
 		n = run_uring(1, qd, secs);
-	else if (!strcmp(mode, "mediated"))
-		n = run_peer(NVME_PEER_MODE_MEDIATED, qd, secs);
-	else if (!strcmp(mode, "direct"))
-		n = run_peer(NVME_PEER_MODE_DIRECT, qd, secs);
 	else
-		return 2;
+		n = run_peer(&p, qd, secs);
 	t = now() - t0;
 	cpu_sample(&b);
+	if (p.fd >= 0)
+		close(p.fd);
 	if (n <= 0)
 		return 1;
 	/* us of kernel CPU per I/O: ticks / hz / n */
@@ -563,6 +602,7 @@ static int cmd_mem(void)
 
 int main(int argc, char **argv)
 {
+	span_mb = strtoull(env_or("NP_BENCH_SPAN_MB", "256"), NULL, 0);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 5 && !strcmp(argv[1], "io"))
 		return cmd_io(argv[2], atoi(argv[3]), atof(argv[4]));
