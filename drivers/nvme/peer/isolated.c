@@ -29,10 +29,19 @@
  * enabled with the primary's first tenant and disabled when its last one
  * is torn down: a primary without tenants is left as nvme-peer found it.
  *
- * Locks: np_iso_vfs_lock serialises enabling and disabling the VFs (a
- * primary's iso_vfs) and is taken before np_iso_lock, which guards the
- * tenant list.  np_iso_lock is never held across an admin command, a
- * probe, an unbind or a VF's removal (the primary's DOWN takes it).
+ * Disabling the VFs removes them: nvme-pci's remove and nvme-peer's forget
+ * run for each.  At the primary's removal that happens from np_wq, after
+ * nvme-pci's remove of the primary (whose REMOVED event holds its
+ * shutdown_lock, the lock each VF's remove takes too); a claim on a primary
+ * whose VFs are being disabled is -EAGAIN, so a primary bound again never
+ * sees its old VFs go under a new tenant.
+ *
+ * Locks: np_iso_vfs_lock guards each primary's iso_vfs and iso_gone and
+ * the pending disables, and is held while the VFs are enabled (they appear
+ * held from drivers: nothing else runs), never while they are disabled.
+ * It is taken before np_iso_lock, which guards the tenant list.
+ * np_iso_lock is never held across an admin command, a probe, an unbind
+ * or a VF's removal (the primary's DOWN takes it).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -65,7 +74,15 @@ struct np_tenant {
 	struct delayed_work teardown;
 };
 
+/* a primary's VFs nvme-peer is disabling */
+struct np_iso_off {
+	struct list_head node;		/* np_iso_offs */
+	struct pci_dev *pf;		/* reference */
+	struct work_struct work;
+};
+
 static DEFINE_MUTEX(np_iso_vfs_lock);
+static LIST_HEAD(np_iso_offs);
 static DEFINE_MUTEX(np_iso_lock);
 static LIST_HEAD(np_tenants);
 static atomic_t np_iso_count = ATOMIC_INIT(0);	/* tenants */
@@ -107,7 +124,21 @@ static struct nvme_peer_ctrl *np_iso_vctrl(struct pci_dev *vf)
 }
 
 static void np_iso_teardown(struct work_struct *work);
-static void np_iso_disable_unused(struct nvme_peer_ctrl *pf);
+static struct np_iso_off *np_iso_unused_locked(struct nvme_peer_ctrl *pf,
+					       struct np_tenant *self);
+static void np_iso_off(struct np_iso_off *o);
+
+/* Whether nvme-peer is disabling the VFs of @pdev. */
+static bool np_iso_going_off(struct pci_dev *pdev)
+{
+	struct np_iso_off *o;
+
+	lockdep_assert_held(&np_iso_vfs_lock);
+	list_for_each_entry(o, &np_iso_offs, node)
+		if (o->pf == pdev)
+			return true;
+	return false;
+}
 
 /* Enable every VF of @pf, held from drivers, unless someone else did. */
 static int np_iso_enable_locked(struct nvme_peer_ctrl *pf)
@@ -116,8 +147,12 @@ static int np_iso_enable_locked(struct nvme_peer_ctrl *pf)
 	int total, ret;
 
 	lockdep_assert_held(&np_iso_vfs_lock);
+	if (pf->iso_gone)
+		return -ENODEV;		/* being removed, or unloading */
 	if (pf->iso_vfs)
 		return 0;
+	if (np_iso_going_off(pdev))
+		return -EAGAIN;		/* the last tenant's VFs are going */
 	if (pci_num_vf(pdev))
 		return -EBUSY;		/* VFs an administrator enabled */
 	total = pci_sriov_get_totalvfs(pdev);
@@ -138,6 +173,7 @@ static struct np_tenant *np_iso_claim(struct nvme_peer_ctrl *pf, u32 nsid,
 				      int *err)
 {
 	struct np_tenant *t, *n;
+	struct np_iso_off *off;
 	bool leaving = false;
 	u16 vfn;
 	int ret;
@@ -190,15 +226,54 @@ static struct np_tenant *np_iso_claim(struct nvme_peer_ctrl *pf, u32 nsid,
 
 out_unlock:
 	mutex_unlock(&np_iso_lock);
-	np_iso_disable_unused(pf);
+	off = np_iso_unused_locked(pf, NULL);
 	mutex_unlock(&np_iso_vfs_lock);
+	if (off)
+		np_iso_off(off);
 	kfree(t);
 	*err = ret;
 	return NULL;
 }
 
-/* Disable @pf's VFs if nvme-peer enabled them and no tenant is left. */
-static void np_iso_disable_unused(struct nvme_peer_ctrl *pf)
+/* Disable the VFs of @o's primary, then forget @o. */
+static void np_iso_off(struct np_iso_off *o)
+{
+	np_sriov_disable_pf(o->pf);
+	mutex_lock(&np_iso_vfs_lock);
+	list_del(&o->node);
+	mutex_unlock(&np_iso_vfs_lock);
+	pci_dev_put(o->pf);
+	kfree(o);
+}
+
+static void np_iso_off_work(struct work_struct *work)
+{
+	np_iso_off(container_of(work, struct np_iso_off, work));
+}
+
+/*
+ * @pf's VFs, which nvme-peer enabled, go: they are marked going (a claim
+ * meanwhile is -EAGAIN) and the caller runs np_iso_off() on the result,
+ * without the lock, or from np_wq.
+ */
+static struct np_iso_off *np_iso_off_locked(struct nvme_peer_ctrl *pf)
+{
+	struct np_iso_off *o;
+
+	lockdep_assert_held(&np_iso_vfs_lock);
+	if (!pf->iso_vfs)
+		return NULL;
+	o = kzalloc(sizeof(*o), GFP_KERNEL | __GFP_NOFAIL);
+	o->pf = pci_dev_get(pf->info.pdev);
+	INIT_WORK(&o->work, np_iso_off_work);
+	list_add_tail(&o->node, &np_iso_offs);
+	pf->iso_vfs = 0;
+	return o;
+}
+
+/* np_iso_off_locked() if no tenant of @pf but @self is left. */
+static struct np_iso_off *np_iso_unused_locked(struct nvme_peer_ctrl *pf,
+					       struct np_tenant *self)
 {
 	struct np_tenant *t;
 	bool used = false;
@@ -206,23 +281,28 @@ static void np_iso_disable_unused(struct nvme_peer_ctrl *pf)
 	lockdep_assert_held(&np_iso_vfs_lock);
 	mutex_lock(&np_iso_lock);
 	list_for_each_entry(t, &np_tenants, node)
-		used |= t->primary == pf;
+		used |= t->primary == pf && t != self;
 	mutex_unlock(&np_iso_lock);
-	if (used || !pf->iso_vfs)
-		return;
-	pf->iso_vfs = 0;
-	np_sriov_disable(pf);
+	return used ? NULL : np_iso_off_locked(pf);
 }
 
-/* Give a tenant's VF back: the last step of its teardown. */
+/*
+ * Give a tenant's VF back: the last step of its teardown.  The primary's
+ * last tenant disables the VFs before it leaves the list: an empty list
+ * means the primary is as nvme-peer found it.
+ */
 static void np_iso_unclaim(struct np_tenant *t)
 {
+	struct np_iso_off *off;
+
 	mutex_lock(&np_iso_vfs_lock);
+	off = np_iso_unused_locked(t->primary, t);
+	mutex_unlock(&np_iso_vfs_lock);
+	if (off)
+		np_iso_off(off);
 	mutex_lock(&np_iso_lock);
 	list_del(&t->node);
 	mutex_unlock(&np_iso_lock);
-	np_iso_disable_unused(t->primary);
-	mutex_unlock(&np_iso_vfs_lock);
 	if (atomic_dec_and_test(&np_iso_count))
 		wake_up_all(&np_iso_wait);
 	pci_dev_put(t->vf);
@@ -234,14 +314,21 @@ static void np_iso_unclaim(struct np_tenant *t)
  * Unbind the VF (its reservation's memory is freed when nvme-pci disables
  * it), detach the namespace, take the controller offline, reset the VF,
  * give the VF number back.  While the primary resets the admin commands
- * are tried again; a primary that is gone took its VFs with it.
+ * are tried again; a primary that is gone took its VFs with it, and its
+ * VF numbers may be another primary's VFs by now: nothing is sent.
  */
 static void np_iso_teardown(struct work_struct *work)
 {
 	struct np_tenant *t = container_of(to_delayed_work(work),
 					   struct np_tenant, teardown);
+	bool gone;
 	int ret;
 
+	mutex_lock(&np_iso_vfs_lock);
+	gone = t->primary->iso_gone;
+	mutex_unlock(&np_iso_vfs_lock);
+	if (gone)
+		goto out_unclaim;
 	ret = np_sriov_unprovision(t->primary, t->vfn, t->nsid);
 	if (ret == -EAGAIN && ++t->tries < NP_ISO_RETRIES) {
 		queue_delayed_work(np_wq, &t->teardown, NP_ISO_RETRY_DELAY);
@@ -251,6 +338,7 @@ static void np_iso_teardown(struct work_struct *work)
 		pci_warn(t->vf, "nvme-peer: secondary controller of VF %u not taken down: %d\n",
 			 t->vfn, ret);
 	np_sriov_reset_vf(t->vf);
+out_unclaim:
 	np_iso_unclaim(t);
 }
 
@@ -483,23 +571,30 @@ void np_iso_ctrl_down(struct nvme_peer_ctrl *pctrl,
  * @pctrl: the controller (a primary or not)
  * @reason: why
  *
- * Its tenants are revoked and the VFs nvme-peer enabled are disabled: the
- * VFs' removal frees what their reservations hold in the controller.  The
+ * Its tenants are revoked and no claim enables its VFs again; the VFs
+ * nvme-peer enabled are disabled, which removes them and what their
+ * reservations hold in the controllers: from np_wq at removal (nvme-pci's
+ * remove of the primary is running, see above), at once at unload.  The
  * tenants are given back when their owners release them.
  */
 void np_iso_ctrl_gone(struct nvme_peer_ctrl *pctrl,
 		      enum nvme_peer_reason reason)
 {
-	/* a VF is no primary; and its removal runs under np_iso_vfs_lock */
+	struct np_iso_off *off;
+
 	if (pctrl->info.pdev->is_virtfn)
-		return;
-	np_iso_ctrl_down(pctrl, reason);
+		return;			/* a VF is no primary */
 	mutex_lock(&np_iso_vfs_lock);
-	if (pctrl->iso_vfs) {
-		pctrl->iso_vfs = 0;
-		np_sriov_disable(pctrl);
-	}
+	pctrl->iso_gone = true;
+	off = np_iso_off_locked(pctrl);
 	mutex_unlock(&np_iso_vfs_lock);
+	np_iso_ctrl_down(pctrl, reason);
+	if (!off)
+		return;
+	if (reason == NVME_PEER_REASON_UNLOAD)
+		np_iso_off(off);
+	else
+		queue_work(np_wq, &off->work);
 }
 
 /**
@@ -521,6 +616,8 @@ void np_iso_exit(void)
 		np_iso_ctrl_gone(pctrl, NVME_PEER_REASON_UNLOAD);
 		nvme_peer_ctrl_put(pctrl);
 	}
+	/* a removal's disable still queued */
+	flush_workqueue(np_wq);
 }
 
 #if IS_ENABLED(CONFIG_NVME_PEER_FAULT_INJECTION)

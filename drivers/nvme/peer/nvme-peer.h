@@ -164,6 +164,7 @@ struct nvme_peer_ctrl {
 
 	/* isolated.c: VFs nvme-peer enabled on this primary; np_iso_vfs_lock */
 	u16 iso_vfs;
+	bool iso_gone;			/* removed or unloading: no more */
 };
 
 /* One reserved queue pair. Lifetime: @kobj's reference count. */
@@ -370,6 +371,7 @@ int np_sriov_ns_attach(struct nvme_peer_ctrl *pctrl, u32 nsid, u16 cntlid,
 		       bool attach);
 int np_sriov_enable(struct nvme_peer_ctrl *pctrl, int nr_vfs);
 void np_sriov_disable(struct nvme_peer_ctrl *pctrl);
+void np_sriov_disable_pf(struct pci_dev *pf);
 int np_sriov_provision(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid,
 		       u16 nvq, u16 nvi, u16 *cntlid);
 int np_sriov_unprovision(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid);

@@ -379,8 +379,18 @@ out_unlock:
  */
 void np_sriov_disable(struct nvme_peer_ctrl *pctrl)
 {
+	np_sriov_disable_pf(pctrl->info.pdev);
+}
+
+/**
+ * np_sriov_disable_pf() - np_sriov_disable() of a physical function
+ * @pf: the primary controller's PCI function, which may have no driver
+ *	(nvme-pci's remove ran) or no nvme-peer side any more
+ */
+void np_sriov_disable_pf(struct pci_dev *pf)
+{
 	mutex_lock(&np_sriov_lock);
-	pci_disable_sriov(pctrl->info.pdev);
+	pci_disable_sriov(pf);
 	mutex_unlock(&np_sriov_lock);
 }
 

@@ -37,19 +37,28 @@ static int np_iommu(void)
 	return !strcmp(np_topology(), "sriov-iommu");
 }
 
-/* RESERVE @r (mode isolated unless set) on @ctrl, mapped with doorbells. */
+/*
+ * RESERVE @r (mode isolated unless set) on @ctrl, mapped with doorbells.
+ * -EAGAIN (the last tenant's VF or VFs still going) is tried again for
+ * up to 10 s, as a runtime would.
+ */
 static int np_iso_reserve_r(const char *ctrl, struct nvme_peer_reserve *r,
 			    int *fd, struct np_map *m)
 {
-	int ret;
+	int ret, i;
 
 	r->size = sizeof(*r);
 	r->ctrl = atoi(ctrl + 4);
 	*fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
 	if (*fd < 0)
 		return -errno;
-	if (ioctl(*fd, NVME_PEER_IOC_RESERVE, r)) {
-		ret = -errno;
+	for (i = 0; i < 100; i++) {
+		ret = ioctl(*fd, NVME_PEER_IOC_RESERVE, r) ? -errno : 0;
+		if (ret != -EAGAIN)
+			break;
+		usleep(100000);
+	}
+	if (ret) {
 		close(*fd);
 		*fd = -1;
 		return ret;
@@ -456,6 +465,91 @@ TEST_F(iso, primary_reset_revokes_each_tenant)
 			       8, 5000));
 	np_fill(path, sizeof(path), 3);
 	EXPECT_EQ(0, memcmp(path, self->m[0].data, sizeof(path)));
+}
+
+/* Wait up to 10 s for POLLERR on @fd; QUERY's reason, or -1. */
+static int np_revoked_reason(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	struct nvme_peer_info info;
+
+	if (poll(&p, 1, 10000) != 1 || !(p.revents & POLLERR) ||
+	    np_query(fd, &info) || info.state != NVME_PEER_STATE_REVOKED)
+		return -1;
+	return info.reason;
+}
+
+/*
+ * The VF's own reset or removal revokes its tenant (reason reset,
+ * removed) as any controller's; the release tears the VF down and a new
+ * reservation works.
+ */
+TEST_F(iso, vf_reset_and_removal_revoke_the_tenant)
+{
+	char path[160];
+
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 1, 8192, &self->fd[0],
+				    &self->m[0]));
+	snprintf(path, sizeof(path), "/sys/class/nvme/nvme%u/reset_controller",
+		 self->m[0].info.ctrl);
+	ASSERT_EQ(0, np_write(path, "1"));
+	EXPECT_EQ(NVME_PEER_REASON_RESET, np_revoked_reason(self->fd[0]));
+	np_iso_drop(&self->fd[0], &self->m[0]);
+	EXPECT_EQ(0, np_settle(self->rp, NP_RP_VFS, 0));
+
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 1, 8192, &self->fd[0],
+				    &self->m[0]));
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver/unbind",
+		 np_pci_of(self->m[0].info.ctrl));
+	ASSERT_EQ(0, np_write(path, "%s", np_pci_of(self->m[0].info.ctrl)));
+	EXPECT_EQ(NVME_PEER_REASON_REMOVED, np_revoked_reason(self->fd[0]));
+	np_iso_drop(&self->fd[0], &self->m[0]);
+	EXPECT_EQ(0, np_settle(self->rp, NP_RP_VFS, 0));
+
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 1, 8192, &self->fd[0],
+				    &self->m[0]));
+	EXPECT_EQ(0, np_cmd_ns(self->fd[0], &self->m[0], NPQ_OPC_READ, 1, 0,
+			       8, 5000));
+}
+
+/*
+ * Removal of the primary (nvme-pci unbound from it) revokes its tenants
+ * (reason removed) and disables the VFs nvme-peer enabled (PCI logs that
+ * nvme-pci "left SR-IOV enabled after remove": nvme-peer disables them
+ * right after, not inside nvme-pci's remove); bound again, the primary
+ * serves isolated reservations anew.
+ */
+TEST_F(iso, primary_removal_revokes_and_disables_the_vfs)
+{
+	char pf[64], path[160];
+
+	snprintf(pf, sizeof(pf), "%s", np_pci_of(atoi(self->rp + 4)));
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 1, 8192, &self->fd[0],
+				    &self->m[0]));
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 2, 8192, &self->fd[1],
+				    &self->m[1]));
+	ASSERT_EQ(0, np_write("/sys/bus/pci/drivers/nvme/unbind", "%s", pf));
+	EXPECT_EQ(NVME_PEER_REASON_REMOVED, np_revoked_reason(self->fd[0]));
+	EXPECT_EQ(NVME_PEER_REASON_REMOVED, np_revoked_reason(self->fd[1]));
+	/* from np_wq, once nvme-pci's remove of the primary returned */
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/sriov_numvfs", pf);
+	EXPECT_EQ(0, np_wait_for(path, "0", 10));
+	np_iso_drop(&self->fd[0], &self->m[0]);
+	np_iso_drop(&self->fd[1], &self->m[1]);
+
+	ASSERT_EQ(0, np_write("/sys/bus/pci/drivers/nvme/bind", "%s", pf));
+	snprintf(self->rp, sizeof(self->rp), "%s", np_ctrl_of(pf));
+	for (int i = 0; i < 100 && !self->rp[0]; i++) {
+		usleep(100000);
+		snprintf(self->rp, sizeof(self->rp), "%s", np_ctrl_of(pf));
+	}
+	ASSERT_NE(0, self->rp[0]);
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/peer/live", self->rp);
+	ASSERT_EQ(0, np_wait_for(path, "1", 30));
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 1, 8192, &self->fd[0],
+				    &self->m[0]));
+	EXPECT_EQ(0, np_cmd_ns(self->fd[0], &self->m[0], NPQ_OPC_READ, 1, 0,
+			       8, 5000));
 }
 
 /*
