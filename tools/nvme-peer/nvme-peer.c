@@ -449,7 +449,9 @@ static const char * const np_placements[] = {
 	"none", "host", "cmb", "peer", NULL
 };
 
-static const char * const np_modes[] = { "mediated", "direct", NULL };
+static const char * const np_modes[] = {
+	"mediated", "direct", "isolated", NULL
+};
 static const char * const np_accesses[] = { "read", "rw", NULL };
 static const char * const np_bools[] = { "0", "1", NULL };
 static const char * const np_opcodes[] = {

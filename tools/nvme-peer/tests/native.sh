@@ -239,6 +239,7 @@ bad "nvme0/t1 nsid=1 extents=$long" "line longer than 8191 characters" "long lin
 bad "t1 nsid=1" "'t1': a name is CTRL/NAME" "name without controller"
 bad "nvme0/t1 nsid" "nvme0/t1: 'nsid' is not KEY=VALUE" "word without ="
 bad "nvme0/t1 enable=1" "nvme0/t1: enable=1 needs nsid" "enable without nsid"
+bad "nvme0/t1 nsid=1 mode=shared" "nvme0/t1: mode: 'shared'" "unknown mode"
 printf 'nvme0/a nsid=1\nnvme0/b bogus=1\nnvme0/a depth=x\n' > "$T/bad.conf"
 run 3 "restore: every error is said" "$np" restore "$T/bad.conf"
 [ "$(grep -c "^$T/bad.conf:[23]: " "$T/err")" = 3 ]
@@ -256,9 +257,10 @@ cat > "$T/good.conf" <<EOT
 nvme0/a nsid=1 depth=0x40 # a comment after the words
 nvme0/b nsid=1 file=$T/data file_access=rw opcodes=read,write enable=1
 nvme1/c	nsid=2	peer=0000:03:00.0	uid=1000	gid=-1	enable=0
+nvme1/d nsid=3 mode=isolated data_placement=host data_size=8192
 EOT
 run 0 "restore --check: a good file" "$np" restore --check "$T/good.conf"
-has "$T/out" "good.conf: 3 reservations, valid" "restore --check counts them"
+has "$T/out" "good.conf: 4 reservations, valid" "restore --check counts them"
 here=$(dirname "$(realpath "$0")")
 run 0 "restore --check: contrib/nvme-peer.conf.example" \
 	"$np" restore --check "$here/../contrib/nvme-peer.conf.example"

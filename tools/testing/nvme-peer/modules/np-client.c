@@ -12,7 +12,8 @@
  *            a new dma-buf of the accelerator's memory (np-accel's
  *            ivshmem BAR, as a GPU driver hands nvme-peer its VRAM;
  *            peer-to-peer required).  PEER is a PCI name or
- *            "cpu", MODE mediated (default) or direct, OPS the opcodes a
+ *            "cpu", MODE mediated (default), direct or isolated (CTRL is
+ *            an SR-IOV primary: the queue is on a VF), OPS the opcodes a
  *            mediated queue may use as letters r, w, f, z (Write Zeroes),
  *            d (DSM); default "rwf"; EXT "SLBA+NLB" the one LBA range
  *            it may touch (default: the whole namespace), or
@@ -200,6 +201,8 @@ static ssize_t npc_reserve(struct npc_req *r, const char __user *ubuf,
 		return -EINVAL;
 	if (!strcmp(r->mode, "direct")) {
 		p->mode = NVME_PEER_MODE_DIRECT;	/* no policy */
+	} else if (!strcmp(r->mode, "isolated")) {
+		p->mode = NVME_PEER_MODE_ISOLATED;	/* on a VF of CTRL's */
 	} else if (!strcmp(r->mode, "mediated")) {
 		ret = npc_ops(r->ops, &p->policy.opcodes);
 		if (ret)

@@ -712,6 +712,55 @@ TEST_F(iso, process_without_cap_sys_rawio)
 }
 
 /*
+ * The in-kernel API: a driver (np-client, the CPU as its peer) reserves
+ * an isolated queue on the primary with nvme_peer_reserve() and writes
+ * through it; the primary sees the data; the primary's reset calls the
+ * driver's revoke callback exactly once (reason reset); the release takes
+ * the VF down.
+ */
+TEST_F(iso, in_kernel_driver)
+{
+	char line[256], bdev[64], *got = np_aligned(4096), *want = malloc(8192);
+	int qid, fd;
+
+	ASSERT_NE(NULL, got);
+	ASSERT_NE(NULL, want);
+	if (np_sys("modprobe np-client"))
+		SKIP(return, "no np-client module");
+	ASSERT_EQ(-1, np_client_last_qid());
+	ASSERT_EQ(0, np_write(NP_DBG_CLIENT "/reserve",
+			      "%s 1 64 host host host 8192 cpu isolated",
+			      self->rp));
+	qid = np_client_last_qid();
+	ASSERT_LT(0, qid);
+	EXPECT_EQ(1, np_online(self->rp, NP_RP_VFS));
+	ASSERT_EQ(0, np_write(NP_DBG_CLIENT "/io", "%d w 0 8 9", qid));
+	fd = open(NP_DBG_CLIENT "/data", O_RDONLY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(8192, read(fd, want, 8192));
+	close(fd);
+	snprintf(bdev, sizeof(bdev), "%s",
+		 np_host_view(self->rp, self->rp_cntlid, 1));
+	ASSERT_NE(0, bdev[0]);
+	ASSERT_EQ(0, np_blk_io(bdev, 0, 0, got, 4096));
+	EXPECT_EQ(0, memcmp(want, got, 4096));
+
+	snprintf(line, sizeof(line), "/sys/class/nvme/%s/reset_controller",
+		 self->rp);
+	ASSERT_EQ(0, np_write(line, "1"));
+	snprintf(line, sizeof(line), "/sys/class/nvme/%s/peer/live", self->rp);
+	ASSERT_EQ(0, np_wait_for(line, "1", 30));
+	usleep(500000);
+	ASSERT_EQ(0, np_client_line(qid, line, sizeof(line)));
+	EXPECT_NE(NULL, strstr(line, "state=revoked reason=reset callbacks=1"))
+		TH_LOG("%s", line);
+	EXPECT_EQ(0, np_write(NP_DBG_CLIENT "/release", "%d", qid));
+	EXPECT_EQ(0, np_settle(self->rp, NP_RP_VFS, 0));
+	free(got);
+	free(want);
+}
+
+/*
  * configfs: an administrator's isolated intent on the primary; a process
  * attaches by name through the primary and drives the VF's queue; a
  * policy is refused; the reset of the primary brings it back as the next

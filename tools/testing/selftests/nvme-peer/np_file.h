@@ -140,21 +140,6 @@ static inline int np_client_bind(const char *name, int len)
 	return np_client_bind_ops(name, len, "r");
 }
 
-/* The highest qid np-client holds, or -1. */
-static inline int np_client_last_qid(void)
-{
-	char buf[1024], *l = buf;
-	int qid = -1, q;
-
-	if (np_read(NP_DBG_CLIENT "/status", buf, sizeof(buf)))
-		return -1;
-	while ((l = strstr(l, "qid=")) && sscanf(l, "qid=%d", &q) == 1) {
-		qid = q > qid ? q : qid;
-		l += 4;
-	}
-	return qid;
-}
-
 /* The first extent of qN/policy ("extent SLBA+NLB"). */
 static inline int np_policy_extent(int qid, __u64 *slba, __u64 *nlb)
 {

@@ -500,4 +500,36 @@ static inline int np_cap_set(int cap, int on)
 	return syscall(SYS_capset, &h, d) ? -errno : 0;
 }
 
+/* The highest qid np-client holds, or -1. */
+static inline int np_client_last_qid(void)
+{
+	char buf[1024], *l = buf;
+	int qid = -1, q;
+
+	if (np_read(NP_DBG_CLIENT "/status", buf, sizeof(buf)))
+		return -1;
+	while ((l = strstr(l, "qid=")) && sscanf(l, "qid=%d", &q) == 1) {
+		qid = q > qid ? q : qid;
+		l += 4;
+	}
+	return qid;
+}
+
+/* np-client's status line for @qid, or -ENOENT. */
+static inline int np_client_line(int qid, char *line, size_t len)
+{
+	char buf[8192], key[32], *l, *save;
+
+	if (np_read(NP_DBG_CLIENT "/status", buf, sizeof(buf)))
+		return -EIO;
+	snprintf(key, sizeof(key), "qid=%d ", qid);
+	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(l, key, strlen(key))) {
+			snprintf(line, len, "%s", l);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 #endif /* NP_UTIL_H */

@@ -105,23 +105,6 @@ static void np_clean(struct np_ctx *c)
 	np_cfs_clear(c->name);
 }
 
-/* np-client's status line for @qid, or -ENOENT. */
-static int np_client_status(int qid, char *line, size_t len)
-{
-	char buf[8192], key[32], *l, *save;
-
-	if (np_read(NP_DBG_CLIENT "/status", buf, sizeof(buf)))
-		return -EIO;
-	snprintf(key, sizeof(key), "qid=%d ", qid);
-	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(l, key, strlen(key))) {
-			snprintf(line, len, "%s", l);
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
 /* Reserve through the in-kernel API; returns the qid np-client got. */
 static int np_client_reserve(struct np_ctx *c, const char *sq, const char *cq,
 			     const char *data, const char *peer)
@@ -459,10 +442,10 @@ TEST_F(np, reset_revokes_every_reservation_once)
 	snprintf(path, sizeof(path), "%s/live", c->peer);
 	ASSERT_EQ(0, np_wait_for(path, "1", 30));
 
-	ASSERT_EQ(0, np_client_status(q1, line, sizeof(line)));
+	ASSERT_EQ(0, np_client_line(q1, line, sizeof(line)));
 	EXPECT_NE(NULL, strstr(line, "state=revoked reason=reset callbacks=1"))
 		TH_LOG("%s", line);
-	ASSERT_EQ(0, np_client_status(q2, line, sizeof(line)));
+	ASSERT_EQ(0, np_client_line(q2, line, sizeof(line)));
 	EXPECT_NE(NULL, strstr(line, "state=revoked reason=reset callbacks=1"))
 		TH_LOG("%s", line);
 	/* the administrator's intent comes back, a new generation */
@@ -483,7 +466,7 @@ TEST_F(np, reset_revokes_every_reservation_once)
 	q3 = np_client_reserve(c, "cmb", "host", "host", "cpu");
 	ASSERT_LE(c->first, q3);
 	EXPECT_EQ(0, np_io(q3, 'r', 0, 8, 0));
-	ASSERT_EQ(0, np_client_status(q1, line, sizeof(line)));
+	ASSERT_EQ(0, np_client_line(q1, line, sizeof(line)));
 	EXPECT_NE(NULL, strstr(line, "state=revoked"));
 }
 
@@ -616,7 +599,7 @@ TEST_F(np, pci_remove_rescan_revokes)
 				 c->first + c->nr - 1));
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", c->pci);
 	ASSERT_EQ(0, np_write(path, "1"));
-	ASSERT_EQ(0, np_client_status(qid, line, sizeof(line)));
+	ASSERT_EQ(0, np_client_line(qid, line, sizeof(line)));
 	EXPECT_NE(NULL, strstr(line, "state=revoked reason=removed callbacks=1"))
 		TH_LOG("%s", line);
 	/* removal ends the intent's reservation: down, not waiting */
@@ -712,13 +695,13 @@ TEST_F(np, removal_keeps_a_revoked_queues_host_memory)
 	ASSERT_EQ(0, np_io(qid, 'w', 40, 16, 9));
 	ASSERT_EQ(8192, np_client_data(before, sizeof(before)));
 	ASSERT_EQ(0, np_reset(c));
-	ASSERT_EQ(0, np_client_status(qid, line, sizeof(line)));
+	ASSERT_EQ(0, np_client_line(qid, line, sizeof(line)));
 	EXPECT_NE(NULL, strstr(line, "reason=reset callbacks=1"))
 		TH_LOG("%s", line);
 
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", c->pci);
 	ASSERT_EQ(0, np_write(path, "1"));
-	ASSERT_EQ(0, np_client_status(qid, line, sizeof(line)));
+	ASSERT_EQ(0, np_client_line(qid, line, sizeof(line)));
 	EXPECT_NE(NULL, strstr(line, "reason=reset callbacks=1"))
 		TH_LOG("%s", line);
 	EXPECT_EQ(8192, np_client_data(after, sizeof(after)));
@@ -832,7 +815,7 @@ TEST_F(np, unbinding_the_peer_revokes)
 	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, np_driver_op("unbind", bdf[i], 20))
 			TH_LOG("unbinding %s hangs", bdf[i]);
-		ASSERT_EQ(0, np_client_status(q[i], line, sizeof(line)));
+		ASSERT_EQ(0, np_client_line(q[i], line, sizeof(line)));
 		EXPECT_NE(NULL, strstr(line, "state=revoked reason=peer-removed callbacks=1"))
 			TH_LOG("%s", line);
 		EXPECT_EQ(-ENXIO, np_io(q[i], 'r', 56, 8, 0));
@@ -877,7 +860,7 @@ TEST_F(np, unbinding_the_peer_mid_reset)
 	ASSERT_EQ(0, np_wait_for(np_peer_file("live"), "0", 5));
 	ASSERT_EQ(0, np_driver_op("unbind", bdf, 3))
 		TH_LOG("unbinding %s waits for the owner", bdf);
-	ASSERT_EQ(0, np_client_status(q, line, sizeof(line)));
+	ASSERT_EQ(0, np_client_line(q, line, sizeof(line)));
 	EXPECT_NE(NULL, strstr(line, "state=revoked reason=reset callbacks=1"))
 		TH_LOG("%s", line);
 	waitpid(reset, NULL, 0);
