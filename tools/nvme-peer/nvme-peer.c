@@ -452,6 +452,7 @@ static const char * const np_placements[] = {
 static const char * const np_modes[] = {
 	"mediated", "direct", "isolated", NULL
 };
+
 static const char * const np_accesses[] = { "read", "rw", NULL };
 static const char * const np_bools[] = { "0", "1", NULL };
 static const char * const np_opcodes[] = {

@@ -36,10 +36,13 @@
  * whose VFs are being disabled is -EAGAIN, so a primary bound again never
  * sees its old VFs go under a new tenant.
  *
- * Locks: np_iso_vfs_lock guards each primary's iso_vfs and iso_gone and
- * the pending disables, and is held while the VFs are enabled (they appear
- * held from drivers: nothing else runs), never while they are disabled.
- * It is taken before np_iso_lock, which guards the tenant list.
+ * Locks: np_iso_vfs_lock guards each primary's iso_vfs, iso_enabling and
+ * iso_gone and the pending disables; it is held neither while VFs are
+ * enabled nor while they are disabled (np_sriov_lock is, which a VF's
+ * removal holds while it waits for the VF's reset work; the primary's
+ * REMOVED takes np_iso_vfs_lock under nvme-pci's shutdown_lock, which
+ * reset work takes).  It is taken before np_iso_lock, which guards the
+ * tenant list.
  * np_iso_lock is never held across an admin command, a probe, an unbind
  * or a VF's removal (the primary's DOWN takes it).
  */
@@ -126,6 +129,7 @@ static struct nvme_peer_ctrl *np_iso_vctrl(struct pci_dev *vf)
 static void np_iso_teardown(struct work_struct *work);
 static struct np_iso_off *np_iso_unused_locked(struct nvme_peer_ctrl *pf,
 					       struct np_tenant *self);
+static struct np_iso_off *np_iso_off_locked(struct nvme_peer_ctrl *pf);
 static void np_iso_off(struct np_iso_off *o);
 
 /* Whether nvme-peer is disabling the VFs of @pdev. */
@@ -140,27 +144,52 @@ static bool np_iso_going_off(struct pci_dev *pdev)
 	return false;
 }
 
-/* Enable every VF of @pf, held from drivers, unless someone else did. */
-static int np_iso_enable_locked(struct nvme_peer_ctrl *pf)
+/*
+ * Enable every VF of @pf, held from drivers, unless someone else did or
+ * they are enabled already.  pci_enable_sriov() runs without
+ * np_iso_vfs_lock (the primary's REMOVED event takes it under nvme-pci's
+ * shutdown_lock, and np_sriov_lock is held while VFs are removed, which
+ * waits for their reset work); a claim meanwhile is -EAGAIN.
+ */
+static int np_iso_enable(struct nvme_peer_ctrl *pf)
 {
 	struct pci_dev *pdev = pf->info.pdev;
-	int total, ret;
+	int total = pci_sriov_get_totalvfs(pdev), ret = 0;
+	struct np_iso_off *off = NULL;
+	bool enable = false;
 
-	lockdep_assert_held(&np_iso_vfs_lock);
+	mutex_lock(&np_iso_vfs_lock);
 	if (pf->iso_gone)
-		return -ENODEV;		/* being removed, or unloading */
-	if (pf->iso_vfs)
-		return 0;
-	if (np_iso_going_off(pdev))
-		return -EAGAIN;		/* the last tenant's VFs are going */
-	if (pci_num_vf(pdev))
-		return -EBUSY;		/* VFs an administrator enabled */
-	total = pci_sriov_get_totalvfs(pdev);
-	if (total <= 0)
-		return -EOPNOTSUPP;
+		ret = -ENODEV;		/* being removed, or unloading */
+	else if (pf->iso_vfs)
+		ret = 0;
+	else if (pf->iso_enabling || np_iso_going_off(pdev))
+		ret = -EAGAIN;		/* VFs coming or going */
+	else if (pci_num_vf(pdev))
+		ret = -EBUSY;		/* VFs an administrator enabled */
+	else if (total <= 0)
+		ret = -EOPNOTSUPP;
+	else
+		enable = true;
+	if (enable)
+		pf->iso_enabling = true;
+	mutex_unlock(&np_iso_vfs_lock);
+	if (!enable)
+		return ret;
+
 	ret = np_sriov_enable(pf, total);
-	if (!ret)
+	mutex_lock(&np_iso_vfs_lock);
+	pf->iso_enabling = false;
+	if (!ret) {
 		pf->iso_vfs = total;
+		if (pf->iso_gone) {	/* removed meanwhile: they go again */
+			off = np_iso_off_locked(pf);
+			ret = -ENODEV;
+		}
+	}
+	mutex_unlock(&np_iso_vfs_lock);
+	if (off)
+		np_iso_off(off);
 	return ret;
 }
 
@@ -183,10 +212,17 @@ static struct np_tenant *np_iso_claim(struct nvme_peer_ctrl *pf, u32 nsid,
 		*err = -ENOMEM;
 		return NULL;
 	}
+	ret = np_iso_enable(pf);
+	if (ret) {
+		kfree(t);
+		*err = ret;
+		return NULL;
+	}
 	mutex_lock(&np_iso_vfs_lock);
-	ret = np_iso_enable_locked(pf);
 	mutex_lock(&np_iso_lock);
-	if (ret)
+	/* disabled meanwhile (the last tenant left), or the primary went */
+	ret = pf->iso_gone ? -ENODEV : -EAGAIN;
+	if (!pf->iso_vfs)
 		goto out_unlock;
 	list_for_each_entry(n, &np_tenants, node) {
 		if (n->primary != pf || n->nsid != nsid)

@@ -164,6 +164,7 @@ struct nvme_peer_ctrl {
 
 	/* isolated.c: VFs nvme-peer enabled on this primary; np_iso_vfs_lock */
 	u16 iso_vfs;
+	bool iso_enabling;		/* and is enabling them */
 	bool iso_gone;			/* removed or unloading: no more */
 };
 

@@ -729,8 +729,8 @@ TEST_F(iso, in_kernel_driver)
 		SKIP(return, "no np-client module");
 	ASSERT_EQ(-1, np_client_last_qid());
 	ASSERT_EQ(0, np_write(NP_DBG_CLIENT "/reserve",
-			      "%s 1 64 host host host 8192 cpu isolated",
-			      self->rp));
+			      "%s 1 64 %s %s %s 8192 cpu isolated", self->rp,
+			      "host", "host", "host"));
 	qid = np_client_last_qid();
 	ASSERT_LT(0, qid);
 	EXPECT_EQ(1, np_online(self->rp, NP_RP_VFS));
