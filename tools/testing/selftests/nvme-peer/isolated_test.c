@@ -8,7 +8,9 @@
  * its own, namespaces 1-3 detached) and the one below the switch (4 VFs
  * sharing the switch port's group, namespaces 2-4 detached).  What the
  * tenants write is checked through the primary's block devices, with the
- * namespace attached to the primary as well.
+ * namespace attached to the primary as well.  Tests that wait for a
+ * reset, a removal or a teardown (each wait up to 30 s) have 180 s: they
+ * test what happens, not how fast, on a loaded 2-core machine.
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -320,7 +322,7 @@ TEST_F(iso, hostile_peer_gets_the_controllers_errors)
  * reaches the other tenant, which is what guarantee "controller" (not
  * "controller-iommu") tells.
  */
-TEST_F(iso, iommu_confines_a_vf_of_its_own_group)
+TEST_F_TIMEOUT(iso, iommu_confines_a_vf_of_its_own_group, 180)
 {
 	struct np_map *a = &self->m[0], *b = &self->m[1];
 	char *copy, cmd[160];
@@ -373,7 +375,7 @@ TEST_F(iso, iommu_confines_a_vf_of_its_own_group)
  * block I/O on a third namespace through the primary: each writes its
  * own, neither reaches the other's, the host's data is intact.
  */
-TEST_F(iso, two_tenants_and_the_host)
+TEST_F_TIMEOUT(iso, two_tenants_and_the_host, 180)
 {
 	char *host = np_aligned(4096), *buf = np_aligned(4096), ns[3][64];
 	int t, round;
@@ -422,7 +424,7 @@ TEST_F(iso, two_tenants_and_the_host)
  * tenants are revoked (POLLERR, reason reset), their release waits for no
  * Delete, the VFs go down, and a new reservation works again.
  */
-TEST_F(iso, primary_reset_revokes_each_tenant)
+TEST_F_TIMEOUT(iso, primary_reset_revokes_each_tenant, 180)
 {
 	struct pollfd p[2] = { { .events = POLLIN }, { .events = POLLIN } };
 	struct nvme_peer_info info;
@@ -484,7 +486,7 @@ static int np_revoked_reason(int fd)
  * removed) as any controller's; the release tears the VF down and a new
  * reservation works.
  */
-TEST_F(iso, vf_reset_and_removal_revoke_the_tenant)
+TEST_F_TIMEOUT(iso, vf_reset_and_removal_revoke_the_tenant, 180)
 {
 	char path[160];
 
@@ -519,7 +521,7 @@ TEST_F(iso, vf_reset_and_removal_revoke_the_tenant)
  * right after, not inside nvme-pci's remove); bound again, the primary
  * serves isolated reservations anew.
  */
-TEST_F(iso, primary_removal_revokes_and_disables_the_vfs)
+TEST_F_TIMEOUT(iso, primary_removal_revokes_and_disables_the_vfs, 180)
 {
 	char pf[64], path[160];
 
@@ -558,7 +560,7 @@ TEST_F(iso, primary_removal_revokes_and_disables_the_vfs)
  * same (recycled) secondary controller, sees none of it: zeroed memory,
  * exactly its own completion, and the first tenant's namespace refused.
  */
-TEST_F(iso, recycled_secondary_shows_nothing_of_the_last_tenant)
+TEST_F_TIMEOUT(iso, recycled_secondary_shows_nothing_of_the_last_tenant, 180)
 {
 	struct np_map *a = &self->m[0], *b = &self->m[1];
 	char vf[64], *zero = calloc(1, 8192);
@@ -602,7 +604,7 @@ TEST_F(iso, recycled_secondary_shows_nothing_of_the_last_tenant)
 }
 
 /* Every refusal has its errno, and leaves no secondary controller up. */
-TEST_F(iso, bad_input_changes_nothing)
+TEST_F_TIMEOUT(iso, bad_input_changes_nothing, 180)
 {
 	struct nvme_peer_reserve r;
 	struct nvme_peer_extent ext = { .slba = 0, .nlb = 8 };
@@ -718,7 +720,7 @@ TEST_F(iso, process_without_cap_sys_rawio)
  * driver's revoke callback exactly once (reason reset); the release takes
  * the VF down.
  */
-TEST_F(iso, in_kernel_driver)
+TEST_F_TIMEOUT(iso, in_kernel_driver, 180)
 {
 	char line[256], bdev[64], *got = np_aligned(4096), *want = malloc(8192);
 	int qid, fd;
@@ -766,7 +768,7 @@ TEST_F(iso, in_kernel_driver)
  * policy is refused; the reset of the primary brings it back as the next
  * generation; the delete revokes it (reason admin) and the VF goes down.
  */
-TEST_F(iso, configfs_intent)
+TEST_F_TIMEOUT(iso, configfs_intent, 180)
 {
 	struct nvme_peer_attach a = { .size = sizeof(a),
 				      .flags = NVME_PEER_ATTACH_BY_NAME };

@@ -5,10 +5,15 @@
 # "NP-BEGIN kind name" / "NP-END kind name rc=N" for scripts/results.
 topo=$(cat /np/topology)
 
+# A failed kselftest is followed by the kernel's nvme and PCI messages of
+# the boot (the console shows warnings only), to tell why
 kselftest() {
 	echo "NP-BEGIN kselftest $1"
 	"/np/tests/$1"
-	echo "NP-END kselftest $1 rc=$?"
+	rc=$?
+	echo "NP-END kselftest $1 rc=$rc"
+	[ $rc -eq 0 ] || dmesg | grep -E 'nvme|pci|peer|DMAR' | tail -n 200 |
+		sed 's/^/NP-DMESG /'
 }
 
 wait_for() {
