@@ -657,13 +657,10 @@ void np_iso_exit(void)
 }
 
 #if IS_ENABLED(CONFIG_NVME_PEER_FAULT_INJECTION)
-/**
- * np_iso_show() - list the tenants in the test door (debugfs sriov)
- * @m: the seq_file
- *
- * One line per tenant: "nvmeX tenant vfn V nsid N active|leaving".
- */
-void np_iso_show(struct seq_file *m)
+#include <linux/debugfs.h>
+
+/* One line per tenant: "nvmeX tenant vfn V nsid N active|leaving". */
+static int np_iso_show(struct seq_file *m, void *v)
 {
 	struct np_tenant *t;
 
@@ -672,5 +669,16 @@ void np_iso_show(struct seq_file *m)
 		seq_printf(m, "%s tenant vfn %u nsid %u %s\n", t->primary->name,
 			   t->vfn, t->nsid, t->leaving ? "leaving" : "active");
 	mutex_unlock(&np_iso_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(np_iso);
+
+/**
+ * np_iso_debugfs() - the tenants in the test door (debugfs isolated)
+ * @dir: nvme-peer's debugfs directory
+ */
+void np_iso_debugfs(struct dentry *dir)
+{
+	debugfs_create_file("isolated", 0400, dir, NULL, &np_iso_fops);
 }
 #endif

@@ -397,8 +397,6 @@ void np_iso_ctrl_down(struct nvme_peer_ctrl *pctrl,
 void np_iso_ctrl_gone(struct nvme_peer_ctrl *pctrl,
 		      enum nvme_peer_reason reason);
 void np_iso_exit(void);
-struct seq_file;
-void np_iso_show(struct seq_file *m);
 enum nvme_peer_guarantee np_isolated_guarantee(struct pci_dev *vf,
 					       struct pci_dev *peer);
 
@@ -533,6 +531,7 @@ void np_inject_init(void);
 void np_inject_exit(void);
 struct dentry *np_inject_debugfs(void);
 void np_sriov_debugfs(struct dentry *dir);
+void np_iso_debugfs(struct dentry *dir);
 #else
 static inline bool np_inject_reset(void)
 {
@@ -557,6 +556,7 @@ static inline struct dentry *np_inject_debugfs(void)
 }
 
 static inline void np_sriov_debugfs(struct dentry *dir) { }
+static inline void np_iso_debugfs(struct dentry *dir) { }
 #endif
 
 /* configfs.c: the administrator's intents */

@@ -595,8 +595,7 @@ out_unlock:
 /*
  * The test door (debugfs nvme-peer/sriov, test builds only) until isolated
  * mode has doors of its own.  Reading lists, for every controller with
- * Virtualization Management, its capabilities and secondary controllers,
- * then isolated mode's tenants (np_iso_show()).
+ * Virtualization Management, its capabilities and secondary controllers.
  * Writing runs one command on controller nvmeCTRL:
  *
  *   enable CTRL NR_VFS            np_sriov_enable()
@@ -644,7 +643,6 @@ static int np_sriov_show(struct seq_file *m, void *v)
 		nvme_peer_ctrl_put(pctrl);
 	}
 	kfree(sec);
-	np_iso_show(m);
 	return 0;
 }
 

@@ -159,7 +159,7 @@ static inline int np_tenants(const char *ctrl)
 	char buf[4096], *l, name[32];
 	int n = 0, v;
 
-	if (np_read(NP_SRIOV, buf, sizeof(buf)))
+	if (np_read(NP_INJECT "/isolated", buf, sizeof(buf)))
 		return -1;
 	for (l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"))
 		n += sscanf(l, "%31s tenant vfn %d", name, &v) == 2 &&
