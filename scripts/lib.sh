@@ -61,3 +61,22 @@ np_clean_other() { # np_clean_other KDIR
 		make -s -C "$NP_TOP" clean KDIR="$1" >/dev/null 2>&1 || true
 	fi
 }
+
+# The accelerator the boots use: kvm only where a KVM guest really runs.  A
+# /dev/kvm that opens and starts a paused q35 machine is not enough: on some
+# hosts (nested virtualization) the guest then hangs before the kernel prints
+# its first line, and every boot would end at its timeout.  So boot KERNEL
+# (no initramfs: it panics at once and QEMU exits) and ask for the kernel's
+# banner within 20 s.  NP_ACCEL=kvm|tcg skips the probe.
+np_accel() { # np_accel BZIMAGE: prints kvm or tcg
+	case ${NP_ACCEL:-} in kvm|tcg) echo "$NP_ACCEL"; return;; esac
+	if [ -w /dev/kvm ] && timeout -k 2 20 qemu-system-x86_64 -accel kvm \
+		-machine q35 -cpu max -m 256M -display none -nodefaults \
+		-serial stdio -no-reboot -kernel "$1" \
+		-append "console=ttyS0 panic=-1" 2>/dev/null |
+		grep -q -m1 'Linux version'; then
+		echo kvm
+	else
+		echo tcg
+	fi
+}
