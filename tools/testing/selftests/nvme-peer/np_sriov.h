@@ -97,11 +97,23 @@ static inline const char *np_vf_ctrl(const char *pf, int vfn)
 /* Wait up to 10 s for controller @ctrl to show namespace @nsid. */
 static inline const char *np_wait_ns(const char *ctrl, unsigned int nsid)
 {
-	int i;
+	const char *dev;
+	int i, fd;
 
 	for (i = 0; i < 100 && !np_ns_dev(ctrl, nsid)[0]; i++)
 		usleep(100000);
-	return np_ns_dev(ctrl, nsid);
+	dev = np_ns_dev(ctrl, nsid);
+	/*
+	 * The node is there before the kernel has read the partition table,
+	 * which holds the disk's open_mutex: an open waits for that I/O, so a
+	 * test's next reset or teardown finds no host I/O of the scan on the
+	 * controller (a secondary controller a primary's reset takes offline
+	 * would hold it until nvme-pci's timeout).
+	 */
+	fd = dev[0] ? open(dev, O_RDONLY) : -1;
+	if (fd >= 0)
+		close(fd);
+	return dev;
 }
 
 static inline int np_door(const char *fmt, const char *ctrl, int a, int b,
