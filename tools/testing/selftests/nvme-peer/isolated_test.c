@@ -8,16 +8,20 @@
  * its own, namespaces 1-3 detached) and the one below the switch (4 VFs
  * sharing the switch port's group, namespaces 2-4 detached).  What the
  * tenants write is checked through the primary's block devices, with the
- * namespace attached to the primary as well.  Tests that wait for a
+ * namespace attached to the primary as well.  peer-rp's namespace 3 is
+ * throttled to 20 commands a second.  Tests that wait for a
  * reset, a removal or a teardown (each wait up to 30 s) have 180 s: they
  * test what happens, not how fast, on a loaded 2-core machine.
  */
 #define _GNU_SOURCE
 #include <poll.h>
+#include <signal.h>
 #include <stddef.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <linux/capability.h>
 #include <linux/nvme_peer.h>
 
@@ -479,6 +483,83 @@ static int np_revoked_reason(int fd)
 	    np_query(fd, &info) || info.state != NVME_PEER_STATE_REVOKED)
 		return -1;
 	return info.reason;
+}
+
+/*
+ * Read the first @n 4 KiB blocks of @dev (O_DIRECT): exit 0 if every read
+ * completed, 1 at the first that failed, 2 if @dev did not open.
+ */
+static void np_read_blocks(const char *dev, int n)
+{
+	void *buf;
+	int fd, i;
+
+	fd = open(dev, O_RDONLY | O_DIRECT);
+	if (fd < 0 || posix_memalign(&buf, 4096, 4096))
+		_exit(2);
+	for (i = 0; i < n; i++)
+		if (pread(fd, buf, 4096, (off_t)i * 4096) != 4096)
+			_exit(1);
+	_exit(0);
+}
+
+/*
+ * The primary's reset takes the VF's controller offline under the host's
+ * own I/O on it (reads of the tenant's namespace through the VF's block
+ * device; peer-rp's namespace 3 is throttled to 20 commands a second, so
+ * reads are in the controller when it goes).  nvme-peer brings the
+ * secondary controller back online when the primary is live and resets
+ * the VF, whose nvme-pci retries that I/O: every read completes, long
+ * before nvme-pci's timeout (then an Abort's, 30 + 60 s by default, and
+ * a lockdep report from 6.1's timeout path) could have fired.  The tenant
+ * stays revoked; its VF serves the next one after the teardown.
+ */
+TEST_F_TIMEOUT(iso, host_io_on_a_vf_survives_the_primary_reset, 180)
+{
+	struct timespec t0, t1;
+	int status = -1, timeout, i;
+	char path[128], dev[64];
+	pid_t pid;
+
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 3, 8192, &self->fd[0],
+				    &self->m[0]));
+	snprintf(path, sizeof(path), "nvme%u", self->m[0].info.ctrl);
+	snprintf(dev, sizeof(dev), "%s", np_wait_ns(path, 3));
+	ASSERT_NE(0, dev[0]);
+	timeout = np_read_num("/sys/module/nvme_core/parameters/io_timeout");
+	ASSERT_LT(0, timeout);
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		np_read_blocks(dev, 60);	/* 3 s at 20 a second */
+	usleep(300000);			/* a few reads in the controller */
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/reset_controller",
+		 self->rp);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ASSERT_EQ(0, np_write(path, "1"));
+	for (i = 0; i < 1500 && waitpid(pid, &status, WNOHANG) != pid; i++)
+		usleep(100000);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (i == 1500) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	TH_LOG("the VF's reads ended %ld s after the reset (io_timeout %d s)",
+	       (long)(t1.tv_sec - t0.tv_sec), timeout);
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_GT(timeout, t1.tv_sec - t0.tv_sec);
+
+	EXPECT_EQ(NVME_PEER_REASON_RESET, np_revoked_reason(self->fd[0]));
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/peer/live", self->rp);
+	ASSERT_EQ(0, np_wait_for(path, "1", 30));
+	np_iso_drop(&self->fd[0], &self->m[0]);
+	EXPECT_EQ(0, np_settle(self->rp, NP_RP_VFS, 0));
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 3, 8192, &self->fd[0],
+				    &self->m[0]));
+	EXPECT_EQ(0, np_cmd_ns(self->fd[0], &self->m[0], NPQ_OPC_READ, 3, 0,
+			       8, 5000));
 }
 
 /*
