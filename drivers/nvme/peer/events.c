@@ -73,6 +73,7 @@ static void np_ctrl_live(struct nvme_ctrl *ctrl)
 		spin_unlock(&pctrl->state_lock);
 		np_queue_free_work(pctrl);
 		np_cfs_ctrl_live(pctrl);	/* what a reset revoked comes back */
+		np_iso_ctrl_live(pctrl);	/* and its VFs */
 		nvme_peer_ctrl_put(pctrl);
 		return;
 	}

@@ -24,7 +24,12 @@
  * 7.2), and nvme-pci on the VF is not told: the primary's DOWN revokes
  * every tenant and marks the VF's side not live, so a release sends no
  * Delete the offline controller would never complete; the queue's memory
- * is freed when the teardown's unbind has disabled the VF.  Removal of the
+ * is freed when the VF is disabled next (its reset, or the teardown's
+ * unbind).  The host's own I/O on the VF (a partition scan, a read of the
+ * tenant's namespace) would wait for nvme-pci's timeout: at the primary's
+ * LIVE each provisioned tenant's recovery brings its secondary controller
+ * online again and resets the VF, whose nvme-pci retries that I/O; the
+ * teardown cancels or waits for the recovery first.  Removal of the
  * primary and unload disable the VFs nvme-peer enabled.  The VFs are
  * enabled with the primary's first tenant and disabled when its last one
  * is torn down: a primary without tenants is left as nvme-peer found it.
@@ -73,8 +78,11 @@ struct np_tenant {
 	u16 vfn;
 	u32 nsid;
 	bool leaving;			/* its reservation is gone or failed */
+	bool provisioned;		/* online with nsid: recovered */
+	u16 nvi;			/* interrupt resources */
 	unsigned int tries;
 	struct delayed_work teardown;
+	struct work_struct recover;	/* after the primary's reset */
 };
 
 /* a primary's VFs nvme-peer is disabling */
@@ -127,6 +135,7 @@ static struct nvme_peer_ctrl *np_iso_vctrl(struct pci_dev *vf)
 }
 
 static void np_iso_teardown(struct work_struct *work);
+static void np_iso_recover(struct work_struct *work);
 static struct np_iso_off *np_iso_unused_locked(struct nvme_peer_ctrl *pf,
 					       struct np_tenant *self);
 static struct np_iso_off *np_iso_off_locked(struct nvme_peer_ctrl *pf);
@@ -254,6 +263,7 @@ static struct np_tenant *np_iso_claim(struct nvme_peer_ctrl *pf, u32 nsid,
 	t->vfn = vfn;
 	t->nsid = nsid;
 	INIT_DELAYED_WORK(&t->teardown, np_iso_teardown);
+	INIT_WORK(&t->recover, np_iso_recover);
 	list_add_tail(&t->node, &np_tenants);
 	atomic_inc(&np_iso_count);
 	mutex_unlock(&np_iso_lock);
@@ -360,6 +370,8 @@ static void np_iso_teardown(struct work_struct *work)
 	bool gone;
 	int ret;
 
+	/* leaving: no recovery is queued any more, one under way ends */
+	cancel_work_sync(&t->recover);
 	mutex_lock(&np_iso_vfs_lock);
 	gone = t->primary->iso_gone;
 	mutex_unlock(&np_iso_vfs_lock);
@@ -376,6 +388,45 @@ static void np_iso_teardown(struct work_struct *work)
 	np_sriov_reset_vf(t->vf);
 out_unclaim:
 	np_iso_unclaim(t);
+}
+
+/*
+ * Bring @t's secondary controller back after a reset of its primary took
+ * it offline: online again with its namespace (np_sriov_online()), then a
+ * reset of the VF, which ends the host's I/O nvme-pci sent before the
+ * primary's reset (the controller dropped it) and retries it.  Nothing is
+ * sent for a controller that stayed online, or for a primary that is
+ * gone; a failure leaves the VF as the reset left it (its I/O times out).
+ */
+static void np_iso_recover(struct work_struct *work)
+{
+	struct np_tenant *t = container_of(work, struct np_tenant, recover);
+	struct nvme_peer_ctrl *vctrl;
+	bool gone;
+	int ret;
+
+	mutex_lock(&np_iso_vfs_lock);
+	gone = t->primary->iso_gone;
+	mutex_unlock(&np_iso_vfs_lock);
+	if (gone)
+		return;
+	ret = np_sriov_online(t->primary, t->vfn, t->nsid, NP_ISO_NVQ, t->nvi);
+	if (ret) {
+		if (ret < 0)
+			pci_warn(t->vf, "nvme-peer: secondary controller of VF %u not back online: %d\n",
+				 t->vfn, ret);
+		return;
+	}
+	vctrl = np_iso_vctrl(t->vf);
+	if (!vctrl)
+		return;
+	/* waited for: the teardown's unbind must not race the reset */
+	if (!nvme_reset_ctrl(vctrl->ctrl)) {
+		pci_info(t->vf, "nvme-peer: secondary controller of VF %u online again: resetting %s\n",
+			 t->vfn, vctrl->name);
+		flush_work(&vctrl->ctrl->reset_work);
+	}
+	nvme_peer_ctrl_put(vctrl);
 }
 
 /* Start the teardown of @t, whose reservation is gone or never was. */
@@ -482,10 +533,14 @@ struct nvme_peer_queue *np_iso_reserve(struct nvme_peer_ctrl *pf,
 		ret = -EPERM;
 		goto out_leave;
 	}
-	ret = np_sriov_provision(pf, t->vfn, p->nsid, NP_ISO_NVQ,
-				 min_t(u16, NP_ISO_NVI, caps.vifrsm), &cntlid);
+	t->nvi = min_t(u16, NP_ISO_NVI, caps.vifrsm);
+	ret = np_sriov_provision(pf, t->vfn, p->nsid, NP_ISO_NVQ, t->nvi,
+				 &cntlid);
 	if (ret)
 		goto out_leave;
+	mutex_lock(&np_iso_lock);
+	t->provisioned = true;
+	mutex_unlock(&np_iso_lock);
 	vctrl = np_iso_wait_up(t);
 	ret = PTR_ERR_OR_ZERO(vctrl);
 	if (ret)
@@ -600,6 +655,27 @@ void np_iso_ctrl_down(struct nvme_peer_ctrl *pctrl,
 		pci_dev_put(vfs[i]);
 	}
 	kfree(vfs);
+}
+
+/**
+ * np_iso_ctrl_live() - a primary is live again: recover its tenants' VFs
+ * @pctrl: the controller (a primary or not)
+ *
+ * Queues each provisioned tenant's np_iso_recover(): the reset before
+ * this may have taken the secondary controllers offline.  The revoked
+ * reservations stay revoked.
+ *
+ * Context: nvme-pci's LIVE event: no admin command here.
+ */
+void np_iso_ctrl_live(struct nvme_peer_ctrl *pctrl)
+{
+	struct np_tenant *t;
+
+	mutex_lock(&np_iso_lock);
+	list_for_each_entry(t, &np_tenants, node)
+		if (t->primary == pctrl && t->provisioned && !t->leaving)
+			queue_work(np_wq, &t->recover);
+	mutex_unlock(&np_iso_lock);
 }
 
 /**

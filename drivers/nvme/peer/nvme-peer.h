@@ -375,6 +375,8 @@ void np_sriov_disable(struct nvme_peer_ctrl *pctrl);
 void np_sriov_disable_pf(struct pci_dev *pf);
 int np_sriov_provision(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid,
 		       u16 nvq, u16 nvi, u16 *cntlid);
+int np_sriov_online(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid,
+		    u16 nvq, u16 nvi);
 int np_sriov_unprovision(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid);
 
 int np_sriov_ns_exists(struct nvme_peer_ctrl *pctrl, u32 nsid);
@@ -394,6 +396,7 @@ struct nvme_peer_queue *np_iso_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
 				      nvme_peer_revoke_fn revoke, void *priv);
 void np_iso_ctrl_down(struct nvme_peer_ctrl *pctrl,
 		      enum nvme_peer_reason reason);
+void np_iso_ctrl_live(struct nvme_peer_ctrl *pctrl);
 void np_iso_ctrl_gone(struct nvme_peer_ctrl *pctrl,
 		      enum nvme_peer_reason reason);
 void np_iso_exit(void);

@@ -477,6 +477,27 @@ static int np_sriov_errno(int ret)
 	return np_admin_errno(ret);
 }
 
+/*
+ * Assign @nvq queue and @nvi interrupt resources to secondary controller
+ * @cntlid and take it online: 0 or the first failure's status or errno.
+ */
+static int np_sriov_sec_online(struct nvme_peer_ctrl *pctrl, u16 cntlid,
+			       u16 nvq, u16 nvi)
+{
+	int ret;
+
+	lockdep_assert_held(&np_sriov_lock);
+	ret = np_sriov_virt_mgmt(pctrl, NP_VIRT_SEC_ASSIGN, NP_VIRT_RES_VQ,
+				 cntlid, nvq);
+	if (!ret)
+		ret = np_sriov_virt_mgmt(pctrl, NP_VIRT_SEC_ASSIGN,
+					 NP_VIRT_RES_VI, cntlid, nvi);
+	if (!ret)
+		ret = np_sriov_virt_mgmt(pctrl, NP_VIRT_SEC_ONLINE, 0, cntlid,
+					 0);
+	return ret;
+}
+
 /**
  * np_sriov_provision() - bring one secondary controller up for a tenant
  * @pctrl: the primary controller
@@ -514,14 +535,7 @@ int np_sriov_provision(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid,
 		ret = -EBUSY;
 		goto out_unlock;
 	}
-	ret = np_sriov_virt_mgmt(pctrl, NP_VIRT_SEC_ASSIGN, NP_VIRT_RES_VQ,
-				 sec.cntlid, nvq);
-	if (!ret)
-		ret = np_sriov_virt_mgmt(pctrl, NP_VIRT_SEC_ASSIGN,
-					 NP_VIRT_RES_VI, sec.cntlid, nvi);
-	if (!ret)
-		ret = np_sriov_virt_mgmt(pctrl, NP_VIRT_SEC_ONLINE, 0,
-					 sec.cntlid, 0);
+	ret = np_sriov_sec_online(pctrl, sec.cntlid, nvq, nvi);
 	if (ret)
 		goto out_offline;
 	ret = np_sriov_ns_attach(pctrl, nsid, sec.cntlid, true);
@@ -543,6 +557,50 @@ out_unlock:
 	pci_dev_put(vf);
 	if (ret > 0 && (ret & 0x7ff) == NP_SC_INVALID_NUM_RESOURCES)
 		return -ENOSPC;
+	return np_sriov_errno(ret);
+}
+
+/**
+ * np_sriov_online() - bring a provisioned secondary controller back
+ * @pctrl: the primary controller
+ * @vfn: its VF number (1-based)
+ * @nsid: the namespace np_sriov_provision() attached to it
+ * @nvq: flexible queue resources, as np_sriov_provision()
+ * @nvi: flexible interrupt resources, as np_sriov_provision()
+ *
+ * After a reset of the primary, which may take its secondary controllers
+ * offline and return their resources (QEMU 7.2 does): assign the
+ * resources again, take the controller online, attach @nsid if it is not
+ * (an attachment the controller kept is fine).  The VF's driver stays
+ * bound.  On failure the controller is offline.
+ *
+ * Return: 1 if the controller was online already (nothing sent), 0 if it
+ * is online again, or an errno as np_sriov_provision().
+ */
+int np_sriov_online(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid,
+		    u16 nvq, u16 nvi)
+{
+	struct np_sriov_sec sec;
+	int ret;
+
+	mutex_lock(&np_sriov_lock);
+	ret = np_sriov_find(pctrl, vfn, &sec);
+	if (!ret && sec.online) {
+		mutex_unlock(&np_sriov_lock);
+		return 1;
+	}
+	if (ret)
+		goto out_unlock;
+	ret = np_sriov_sec_online(pctrl, sec.cntlid, nvq, nvi);
+	if (!ret) {
+		ret = np_sriov_ns_attach(pctrl, nsid, sec.cntlid, true);
+		if (ret > 0 && (ret & 0x7ff) == NP_SC_NS_ALREADY_ATTACHED)
+			ret = 0;
+	}
+	if (ret)
+		np_sriov_virt_mgmt(pctrl, NP_VIRT_SEC_OFFLINE, 0, sec.cntlid, 0);
+out_unlock:
+	mutex_unlock(&np_sriov_lock);
 	return np_sriov_errno(ret);
 }
 
