@@ -29,6 +29,7 @@
 #include "nvme-peer/nvme_peer_queue.h"
 #include "np_queue.h"
 #include "np_sriov.h"
+#include "np_dmabuf.h"
 #include "kselftest_harness.h"
 
 #define NP_RP_SERIAL	"peer-rp"
@@ -253,6 +254,118 @@ TEST_F(iso, reads_and_writes_its_namespace)
 			       8, 5000));
 	EXPECT_EQ(0, memcmp(buf, self->m[0].data, 4096));
 	free(buf);
+}
+
+/* The PCI domain and bus << 8 | devfn of @pci ("DDDD:BB:DD.F"). */
+static int np_pci_ids(const char *pci, __u32 *domain, __u32 *bdf)
+{
+	unsigned int d, b, dev, fn;
+
+	if (sscanf(pci, "%x:%x:%x.%x", &d, &b, &dev, &fn) != 4)
+		return -1;
+	*domain = d;
+	*bdf = b << 8 | dev << 3 | fn;
+	return 0;
+}
+
+/*
+ * Isolated mode takes direct mode's placements, on a VF of the primary
+ * below the switch (peer-rp's VFs have no P2P path to ivshmem).  The data
+ * buffer in an exporter's dma-buf (np-accel's: ivshmem memory, which it
+ * maps for the VF through the IOMMU): the tenant writes and reads its
+ * namespace through it and the primary's block device sees the data.
+ * The SQ and the CQ in the peer's BAR (ivshmem's p2pmem,
+ * NVME_PEER_RESERVE_PEER): reserved, reported and mapped; I/O through
+ * them only without the IOMMU, because QEMU translates every DMA through
+ * intel-iommu, also the bus addresses P2PDMA gives a device below a switch
+ * without ACS, which a real switch routes to the peer (the IOMMU faults
+ * them: "PTE Read access is not set").
+ */
+TEST_F_TIMEOUT(iso, peer_bar_and_dmabuf_placements, 180)
+{
+	struct nvme_peer_info *in = &self->m[0].info;
+	struct nvme_peer_reserve r;
+	void *blk = np_aligned(8192);
+	unsigned char *mem;
+	char bdev[64];
+	int buf, fd;
+	size_t size;
+
+	ASSERT_NE(NULL, blk);
+	snprintf(bdev, sizeof(bdev), "%s",
+		 np_host_view(self->sw, self->sw_cntlid, 2));
+	ASSERT_NE(0, bdev[0]);
+
+	/* data in the dma-buf: mapped from the dma-buf, not from nvme-peer */
+	ASSERT_EQ(0, np_accel_open(&buf, &mem, &size));
+	np_iso_params(&r, 2, NP_DATA);
+	r.size = sizeof(r);
+	r.ctrl = atoi(self->sw + 4);
+	r.data_placement = NVME_PEER_PLACE_DMABUF;
+	r.data_buf.fd = buf;
+	r.data_buf.length = NP_DATA;
+	fd = np_rsv(&r);
+	ASSERT_LE(0, fd);
+	self->fd[0] = fd;
+	ASSERT_EQ(0, np_query(fd, in));
+	EXPECT_EQ(NVME_PEER_MODE_ISOLATED, in->mode);
+	EXPECT_NE((unsigned int)atoi(self->sw + 4), in->ctrl);
+	EXPECT_EQ(NVME_PEER_PLACE_DMABUF, in->data_placement);
+	EXPECT_EQ(NVME_PEER_LOC_P2P, in->data_location);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, in->data_size, PROT_READ, MAP_SHARED,
+				   fd, in->data_off));
+	self->m[0].sq = mmap(NULL, in->sq_size, PROT_READ | PROT_WRITE,
+			     MAP_SHARED, fd, in->sq_off);
+	self->m[0].cq = mmap(NULL, in->cq_size, PROT_READ, MAP_SHARED, fd,
+			     in->cq_off);
+	self->m[0].db = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+			     fd, in->db_off);
+	ASSERT_NE(MAP_FAILED, self->m[0].sq);
+	ASSERT_NE(MAP_FAILED, self->m[0].cq);
+	ASSERT_NE(MAP_FAILED, self->m[0].db);
+	npq_init(&self->m[0].q, self->m[0].sq, self->m[0].cq,
+		 (char *)self->m[0].db + in->sq_db_in_page,
+		 (char *)self->m[0].db + in->cq_db_in_page, in->depth, in->qid);
+	np_fill(mem, 8192, 4242);
+	EXPECT_EQ(0, np_cmd_ns(fd, &self->m[0], NPQ_OPC_WRITE, 2, 256, 16,
+			       5000));
+	ASSERT_EQ(0, np_blk_io(bdev, 0, 256 * 512, blk, 8192));
+	EXPECT_EQ(0, memcmp(blk, mem, 8192));
+	np_fill(blk, 8192, 424242);
+	ASSERT_EQ(0, np_blk_io(bdev, 1, 512 * 512, blk, 8192));
+	memset(mem, 0, 8192);
+	EXPECT_EQ(0, np_cmd_ns(fd, &self->m[0], NPQ_OPC_READ, 2, 512, 16,
+			       5000));
+	EXPECT_EQ(0, memcmp(blk, mem, 8192));
+	munmap(self->m[0].sq, in->sq_size);
+	munmap(self->m[0].cq, in->cq_size);
+	munmap(self->m[0].db, 4096);
+	close(fd);
+	self->fd[0] = -1;
+	np_accel_close(buf, mem, size);
+	EXPECT_EQ(0, np_settle(self->sw, 4, 0));
+
+	/* the queues in the peer's BAR */
+	np_iso_params(&r, 2, 8192);
+	r.flags = NVME_PEER_RESERVE_PEER;
+	ASSERT_EQ(0, np_pci_ids(np_ivshmem_pci(), &r.peer_domain,
+				&r.peer_bdf));
+	r.sq_placement = NVME_PEER_PLACE_PEER;
+	r.cq_placement = NVME_PEER_PLACE_PEER;
+	ASSERT_EQ(0, np_iso_reserve_r(self->sw, &r, &self->fd[0],
+				      &self->m[0]));
+	EXPECT_EQ(NVME_PEER_PLACE_PEER, in->sq_placement);
+	EXPECT_EQ(NVME_PEER_PLACE_PEER, in->cq_placement);
+	EXPECT_EQ(NVME_PEER_LOC_P2P, in->sq_location);
+	EXPECT_EQ(NVME_PEER_LOC_P2P, in->cq_location);
+	if (!np_iommu()) {
+		np_fill(self->m[0].data, 4096, 4343);
+		EXPECT_EQ(0, np_cmd_ns(self->fd[0], &self->m[0], NPQ_OPC_WRITE,
+				       2, 768, 8, 5000));
+		ASSERT_EQ(0, np_blk_io(bdev, 0, 768 * 512, blk, 4096));
+		EXPECT_EQ(0, memcmp(blk, self->m[0].data, 4096));
+	}
+	free(blk);
 }
 
 /*
