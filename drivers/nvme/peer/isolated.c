@@ -357,6 +357,20 @@ static void np_iso_unclaim(struct np_tenant *t)
 }
 
 /*
+ * Whether @t's primary is gone: it took its VFs with it, and its VF
+ * numbers may be another primary's VFs by now.
+ */
+static bool np_iso_primary_gone(struct np_tenant *t)
+{
+	bool gone;
+
+	mutex_lock(&np_iso_vfs_lock);
+	gone = t->primary->iso_gone;
+	mutex_unlock(&np_iso_vfs_lock);
+	return gone;
+}
+
+/*
  * Unbind the VF (its reservation's memory is freed when nvme-pci disables
  * it), detach the namespace, take the controller offline, reset the VF,
  * give the VF number back.  While the primary resets the admin commands
@@ -367,15 +381,11 @@ static void np_iso_teardown(struct work_struct *work)
 {
 	struct np_tenant *t = container_of(to_delayed_work(work),
 					   struct np_tenant, teardown);
-	bool gone;
 	int ret;
 
 	/* leaving: no recovery is queued any more, one under way ends */
 	cancel_work_sync(&t->recover);
-	mutex_lock(&np_iso_vfs_lock);
-	gone = t->primary->iso_gone;
-	mutex_unlock(&np_iso_vfs_lock);
-	if (gone)
+	if (np_iso_primary_gone(t))
 		goto out_unclaim;
 	ret = np_sriov_unprovision(t->primary, t->vfn, t->nsid);
 	if (ret == -EAGAIN && ++t->tries < NP_ISO_RETRIES) {
@@ -402,13 +412,9 @@ static void np_iso_recover(struct work_struct *work)
 {
 	struct np_tenant *t = container_of(work, struct np_tenant, recover);
 	struct nvme_peer_ctrl *vctrl;
-	bool gone;
 	int ret;
 
-	mutex_lock(&np_iso_vfs_lock);
-	gone = t->primary->iso_gone;
-	mutex_unlock(&np_iso_vfs_lock);
-	if (gone)
+	if (np_iso_primary_gone(t))
 		return;
 	ret = np_sriov_online(t->primary, t->vfn, t->nsid, NP_ISO_NVQ, t->nvi);
 	if (ret) {

@@ -288,8 +288,8 @@ TEST_F_TIMEOUT(iso, peer_bar_and_dmabuf_placements, 180)
 	void *blk = np_aligned(8192);
 	unsigned char *mem;
 	char bdev[64];
-	int buf, fd;
 	size_t size;
+	int buf;
 
 	ASSERT_NE(NULL, blk);
 	snprintf(bdev, sizeof(bdev), "%s",
@@ -299,49 +299,29 @@ TEST_F_TIMEOUT(iso, peer_bar_and_dmabuf_placements, 180)
 	/* data in the dma-buf: mapped from the dma-buf, not from nvme-peer */
 	ASSERT_EQ(0, np_accel_open(&buf, &mem, &size));
 	np_iso_params(&r, 2, NP_DATA);
-	r.size = sizeof(r);
-	r.ctrl = atoi(self->sw + 4);
 	r.data_placement = NVME_PEER_PLACE_DMABUF;
 	r.data_buf.fd = buf;
 	r.data_buf.length = NP_DATA;
-	fd = np_rsv(&r);
-	ASSERT_LE(0, fd);
-	self->fd[0] = fd;
-	ASSERT_EQ(0, np_query(fd, in));
+	ASSERT_EQ(0, np_iso_reserve_r(self->sw, &r, &self->fd[0],
+				      &self->m[0]));
 	EXPECT_EQ(NVME_PEER_MODE_ISOLATED, in->mode);
 	EXPECT_NE((unsigned int)atoi(self->sw + 4), in->ctrl);
 	EXPECT_EQ(NVME_PEER_PLACE_DMABUF, in->data_placement);
 	EXPECT_EQ(NVME_PEER_LOC_P2P, in->data_location);
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, in->data_size, PROT_READ, MAP_SHARED,
-				   fd, in->data_off));
-	self->m[0].sq = mmap(NULL, in->sq_size, PROT_READ | PROT_WRITE,
-			     MAP_SHARED, fd, in->sq_off);
-	self->m[0].cq = mmap(NULL, in->cq_size, PROT_READ, MAP_SHARED, fd,
-			     in->cq_off);
-	self->m[0].db = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
-			     fd, in->db_off);
-	ASSERT_NE(MAP_FAILED, self->m[0].sq);
-	ASSERT_NE(MAP_FAILED, self->m[0].cq);
-	ASSERT_NE(MAP_FAILED, self->m[0].db);
-	npq_init(&self->m[0].q, self->m[0].sq, self->m[0].cq,
-		 (char *)self->m[0].db + in->sq_db_in_page,
-		 (char *)self->m[0].db + in->cq_db_in_page, in->depth, in->qid);
+				   self->fd[0], in->data_off));
 	np_fill(mem, 8192, 4242);
-	EXPECT_EQ(0, np_cmd_ns(fd, &self->m[0], NPQ_OPC_WRITE, 2, 256, 16,
-			       5000));
+	EXPECT_EQ(0, np_cmd_ns(self->fd[0], &self->m[0], NPQ_OPC_WRITE, 2, 256,
+			       16, 5000));
 	ASSERT_EQ(0, np_blk_io(bdev, 0, 256 * 512, blk, 8192));
 	EXPECT_EQ(0, memcmp(blk, mem, 8192));
 	np_fill(blk, 8192, 424242);
 	ASSERT_EQ(0, np_blk_io(bdev, 1, 512 * 512, blk, 8192));
 	memset(mem, 0, 8192);
-	EXPECT_EQ(0, np_cmd_ns(fd, &self->m[0], NPQ_OPC_READ, 2, 512, 16,
-			       5000));
+	EXPECT_EQ(0, np_cmd_ns(self->fd[0], &self->m[0], NPQ_OPC_READ, 2, 512,
+			       16, 5000));
 	EXPECT_EQ(0, memcmp(blk, mem, 8192));
-	munmap(self->m[0].sq, in->sq_size);
-	munmap(self->m[0].cq, in->cq_size);
-	munmap(self->m[0].db, 4096);
-	close(fd);
-	self->fd[0] = -1;
+	np_iso_drop(&self->fd[0], &self->m[0]);
 	np_accel_close(buf, mem, size);
 	EXPECT_EQ(0, np_settle(self->sw, 4, 0));
 

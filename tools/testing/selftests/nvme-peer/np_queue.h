@@ -24,7 +24,9 @@ static inline int np_map_all(int fd, struct np_map *m, int map_db)
 		     fd, m->info.sq_off);
 	m->cq = mmap(NULL, m->info.cq_size, PROT_READ, MAP_SHARED, fd,
 		     m->info.cq_off);
-	m->data = mmap(NULL, m->info.data_size, PROT_READ | PROT_WRITE,
+	/* a data buffer in a dma-buf is the dma-buf's to map: left NULL */
+	m->data = m->info.data_placement == NVME_PEER_PLACE_DMABUF ? NULL :
+		  mmap(NULL, m->info.data_size, PROT_READ | PROT_WRITE,
 		       MAP_SHARED, fd, m->info.data_off);
 	m->db = map_db ? mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
 			      fd, m->info.db_off) : NULL;
@@ -43,7 +45,8 @@ static inline void np_unmap_all(struct np_map *m)
 {
 	munmap(m->sq, m->info.sq_size);
 	munmap(m->cq, m->info.cq_size);
-	munmap(m->data, m->info.data_size);
+	if (m->data)
+		munmap(m->data, m->info.data_size);
 	if (m->db)
 		munmap(m->db, 4096);
 }
