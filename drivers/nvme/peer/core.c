@@ -362,6 +362,25 @@ static int np_reserve_ns(struct nvme_peer_ctrl *pctrl,
 	return 0;
 }
 
+/*
+ * The reservation's copy of @src: its values, not the caller's references.
+ * The peer is q->peer's, the file the binding's and each dma-buf range's
+ * buffer the import's, taken from @src during the reserve with references
+ * of their own; a pointer kept here would outlive the caller's.  The
+ * policy's arrays are read from the copy until np_med_alloc() has copied
+ * them, which then clears them.
+ */
+static void np_params_keep(struct nvme_peer_params *dst,
+			   const struct nvme_peer_params *src)
+{
+	*dst = *src;
+	dst->peer = NULL;
+	dst->file.file = NULL;
+	dst->sq_buf.dmabuf = NULL;
+	dst->cq_buf.dmabuf = NULL;
+	dst->data_buf.dmabuf = NULL;
+}
+
 /* A new reservation, not on the controller's list yet. */
 static struct nvme_peer_queue *np_queue_new(struct nvme_peer_ctrl *pctrl,
 					    const struct nvme_peer_params *p,
@@ -385,8 +404,7 @@ static struct nvme_peer_queue *np_queue_new(struct nvme_peer_ctrl *pctrl,
 		q->uid = prov->uid;
 		q->gid = prov->gid;
 	}
-	q->params = *p;
-	q->params.file.file = NULL;	/* the binding holds its own */
+	np_params_keep(&q->params, p);
 	q->revoke = p->revoke;
 	q->priv = p->priv;
 	q->peer = pci_dev_get(p->peer);
@@ -416,24 +434,25 @@ static int np_queue_take_qid(struct nvme_peer_queue *q, u16 want_qid)
 }
 
 /*
- * The SQ, the CQ and the data buffer placed in dma-bufs, or (@dmabuf
- * false) the others and what the mode needs besides.  Every dma-buf range
- * is imported before the queue is on the controller's list: a move during
- * the import of another range (an exporter that migrates on map) then
- * revokes nothing and only marks the range moved, which the reserve checks
- * once the queue is on the list.
+ * The SQ, the CQ and the data buffer placed in dma-bufs, from the caller's
+ * ranges in @p, or (@dmabuf false) the others and what the mode needs
+ * besides.  Every dma-buf range is imported before the queue is on the
+ * controller's list: a move during the import of another range (an
+ * exporter that migrates on map) then revokes nothing and only marks the
+ * range moved, which the reserve checks once the queue is on the list.
  */
-static int np_queue_alloc_mem(struct nvme_peer_queue *q, bool dmabuf)
+static int np_queue_alloc_mem(struct nvme_peer_queue *q,
+			      const struct nvme_peer_params *p, bool dmabuf)
 {
-	const struct nvme_peer_params *p = &q->params;
 	const struct {
 		struct np_mem *m;
 		enum nvme_peer_placement where;
+		const struct nvme_peer_dmabuf_range *buf;
 		size_t size;
 	} r[] = {
-		{ &q->sq, p->sq_placement, np_sq_bytes(p->depth) },
-		{ &q->cq, p->cq_placement, np_cq_bytes(p->depth) },
-		{ &q->data, p->data_placement, p->data_size },
+		{ &q->sq, p->sq_placement, &p->sq_buf, np_sq_bytes(p->depth) },
+		{ &q->cq, p->cq_placement, &p->cq_buf, np_cq_bytes(p->depth) },
+		{ &q->data, p->data_placement, &p->data_buf, p->data_size },
 	};
 	int ret, i;
 
@@ -442,17 +461,13 @@ static int np_queue_alloc_mem(struct nvme_peer_queue *q, bool dmabuf)
 
 		if (in_dmabuf != dmabuf)
 			continue;
-		ret = dmabuf ? np_dmabuf_import(q, r[i].m, r[i].size) :
+		ret = dmabuf ? np_dmabuf_import(q, r[i].m, r[i].buf, r[i].size) :
 			       np_mem_alloc(q, r[i].m, r[i].where, r[i].size);
 		if (ret)
 			return ret;
 	}
 	if (dmabuf)
 		return 0;
-	/* the caller's dma-buf pointers: the ranges hold their own */
-	q->params.sq_buf.dmabuf = NULL;
-	q->params.cq_buf.dmabuf = NULL;
-	q->params.data_buf.dmabuf = NULL;
 	for (i = 0; i < ARRAY_SIZE(r); i++)
 		if (np_dmabuf_moved(r[i].m))
 			return -EAGAIN;
@@ -509,7 +524,7 @@ struct nvme_peer_queue *np_reserve_on(struct nvme_peer_ctrl *pctrl,
 		ret = np_bind_policy(q->bind, q->lba_shift, q->ns_size,
 				     &q->params.policy);
 	if (!ret)
-		ret = np_queue_alloc_mem(q, true);
+		ret = np_queue_alloc_mem(q, p, true);
 	if (ret)
 		goto out_free_mem;
 	ret = np_queue_take_qid(q, want_qid);
@@ -520,7 +535,7 @@ struct nvme_peer_queue *np_reserve_on(struct nvme_peer_ctrl *pctrl,
 	if (q->bind)
 		ret = np_bind_attach(q->bind, q);
 	if (!ret)
-		ret = np_queue_alloc_mem(q, false);
+		ret = np_queue_alloc_mem(q, p, false);
 	if (!ret)
 		ret = np_create_hw(q);
 	if (ret)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite nvme_peer_core: core.c's pure parts, parameter validation
- * and the qid allocator. Included at the end
- * of core.c (the KUnit #include pattern), so it tests static functions; it
- * runs when nvme-peer loads.
+ * KUnit suite nvme_peer_core: core.c's pure parts, parameter validation,
+ * the qid allocator and what a reservation keeps of its parameters.
+ * Included at the end of core.c (the KUnit #include pattern), so it tests
+ * static functions; it runs when nvme-peer loads.
  */
 #include <kunit/test.h>
 #include <linux/bitmap.h>
@@ -269,10 +269,56 @@ static void np_test_qid_alloc(struct kunit *test)
 	bitmap_free(map);
 }
 
+/* ---- the reservation's copy of the parameters ------------------------------ */
+
+/* a stand-in dma-buf, never dereferenced */
+static char np_some_dmabuf;
+#define NP_SOME_DMABUF ((struct dma_buf *)&np_some_dmabuf)
+
+/*
+ * A reservation keeps the caller's values, not the caller's pointers: the
+ * peer, the file and each dma-buf are q->peer's, the binding's and the
+ * imports' (references of their own), and a pointer kept beside them
+ * would outlive the caller's.
+ */
+static void np_test_params_keep(struct kunit *test)
+{
+	struct nvme_peer_params p = NP_P(1, 64, NVME_PEER_PLACE_DMABUF,
+					 NVME_PEER_PLACE_DMABUF,
+					 NVME_PEER_PLACE_DMABUF, SZ_64K, 1);
+	struct nvme_peer_params kept;
+
+	p.file = (struct nvme_peer_file){ NP_SOME_FILE, 4096, 8192,
+					  NVME_PEER_ACCESS_READ };
+	p.sq_buf = (struct nvme_peer_dmabuf_range){ NP_SOME_DMABUF, 0, 4096 };
+	p.cq_buf = (struct nvme_peer_dmabuf_range){ NP_SOME_DMABUF, 4096,
+						    4096 };
+	p.data_buf = (struct nvme_peer_dmabuf_range){ NP_SOME_DMABUF, 8192,
+						      SZ_64K };
+	np_params_keep(&kept, &p);
+	KUNIT_EXPECT_NULL(test, kept.peer);
+	KUNIT_EXPECT_NULL(test, kept.file.file);
+	KUNIT_EXPECT_NULL(test, kept.sq_buf.dmabuf);
+	KUNIT_EXPECT_NULL(test, kept.cq_buf.dmabuf);
+	KUNIT_EXPECT_NULL(test, kept.data_buf.dmabuf);
+	/* the values stay: sysfs and QUERY show them */
+	KUNIT_EXPECT_EQ(test, kept.nsid, 1U);
+	KUNIT_EXPECT_EQ(test, kept.depth, 64U);
+	KUNIT_EXPECT_EQ(test, kept.file.off, 4096ULL);
+	KUNIT_EXPECT_EQ(test, kept.file.len, 8192ULL);
+	KUNIT_EXPECT_EQ(test, kept.cq_buf.offset, 4096ULL);
+	KUNIT_EXPECT_EQ(test, kept.data_buf.length, (u64)SZ_64K);
+	KUNIT_EXPECT_EQ(test, kept.data_placement, NVME_PEER_PLACE_DMABUF);
+	/* and the caller's are the caller's */
+	KUNIT_EXPECT_PTR_EQ(test, p.data_buf.dmabuf, NP_SOME_DMABUF);
+	KUNIT_EXPECT_PTR_EQ(test, p.file.file, NP_SOME_FILE);
+}
+
 static struct kunit_case nvme_peer_core_cases[] = {
 	KUNIT_CASE_PARAM(np_test_validate, np_validate_gen_params),
 	KUNIT_CASE(np_test_gate),
 	KUNIT_CASE(np_test_qid_alloc),
+	KUNIT_CASE(np_test_params_keep),
 	{}
 };
 

@@ -65,19 +65,6 @@ struct np_dmabuf {
 	u64 fence_seqno;
 };
 
-/* The range @m of @q is to be imported from. */
-static const struct nvme_peer_dmabuf_range *
-np_dmabuf_range(const struct nvme_peer_queue *q, const struct np_mem *m)
-{
-	if (m == &q->sq)
-		return &q->params.sq_buf;
-	if (m == &q->cq)
-		return &q->params.cq_buf;
-	if (m == &q->data)
-		return &q->params.data_buf;
-	return NULL;
-}
-
 /*
  * One region's range: all zero unless its placement is a dma-buf; then
  * page aligned, inside the buffer, at least @need bytes (exactly, if
@@ -513,9 +500,11 @@ static const struct np_mem_ops np_dmabuf_mem_ops = {
 
 /**
  * np_dmabuf_import() - import a reservation's queue or data buffer range
- * @q: the reservation (on its controller's list, pctrl->lock held)
+ * @q: the reservation (not on its controller's list yet, pctrl->lock held)
  * @m: &q->sq, &q->cq or &q->data, set up here (mem.c's np_mem_free()
  *	and friends then call back through its ops)
+ * @r: the caller's range (&nvme_peer_params.sq_buf, ...): its buffer gets
+ *	a reference of @m's own, the pointer in @r is not kept
  * @size: the bytes of the range used
  *
  * Attaches dynamically for the controller's device (peer-to-peer allowed,
@@ -530,9 +519,8 @@ static const struct np_mem_ops np_dmabuf_mem_ops = {
  * -EAGAIN when the exporter moved the buffer meanwhile; -ENOMEM.
  */
 int np_dmabuf_import(struct nvme_peer_queue *q, struct np_mem *m,
-		     size_t size)
+		     const struct nvme_peer_dmabuf_range *r, size_t size)
 {
-	const struct nvme_peer_dmabuf_range *r = np_dmabuf_range(q, m);
 	struct np_dmabuf *d;
 	int ret;
 

@@ -491,7 +491,7 @@ dma_addr_t np_mem_ctrl_addr(const struct np_mem *m, u64 off);
 /* dmabuf.c: queues and data buffers in dma-bufs, revoked on a move */
 int np_dmabuf_validate(const struct nvme_peer_params *p);
 int np_dmabuf_import(struct nvme_peer_queue *q, struct np_mem *m,
-		     size_t size);
+		     const struct nvme_peer_dmabuf_range *r, size_t size);
 void np_dmabuf_release(struct np_mem *m);
 dma_addr_t np_dmabuf_ctrl_addr(const struct np_dmabuf *d, u64 off);
 bool np_dmabuf_moved(const struct np_mem *m);
