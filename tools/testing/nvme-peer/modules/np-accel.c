@@ -34,6 +34,9 @@
  *   migrate_on_map  1: mapping a buffer first moves it (move_notify to
  *              every importer of it), as an exporter that migrates a
  *              buffer to the importer's side on map does
+ *   mapped     read: how many mappings of exported buffers importers hold
+ *              (maps not unmapped yet): while the count holds, the memory
+ *              is still the importers' to DMA into
  *
  * np_accel_write() lets np-client have the edu device, not the CPU, write
  * SQEs and ring doorbells; np_accel_dmabuf() gives np-client a buffer of
@@ -246,6 +249,7 @@ static struct pci_dev *ivshmem_pdev;
 static LIST_HEAD(npa_bufs);
 static DEFINE_MUTEX(npa_bufs_lock);
 static u32 npa_buf_size = SZ_1M;
+static atomic_t npa_mapped = ATOMIC_INIT(0);
 
 static phys_addr_t npa_phys(struct npa_buf *b)
 {
@@ -304,6 +308,7 @@ static struct sg_table *npa_map(struct dma_buf_attachment *attach,
 	sgt->sgl->length = b->size;
 	sg_dma_address(sgt->sgl) = dma;
 	sg_dma_len(sgt->sgl) = b->size;
+	atomic_inc(&npa_mapped);
 	return sgt;
 }
 
@@ -314,6 +319,7 @@ static void npa_unmap(struct dma_buf_attachment *attach, struct sg_table *sgt,
 			   sg_dma_len(sgt->sgl), dir, DMA_ATTR_SKIP_CPU_SYNC);
 	sg_free_table(sgt);
 	kfree(sgt);
+	atomic_dec(&npa_mapped);
 }
 
 static void npa_release(struct dma_buf *dmabuf)
@@ -551,6 +557,7 @@ static int __init np_accel_init(void)
 	debugfs_create_u32("evict_fences", 0400, np_dir, &npa_evict_fences);
 	debugfs_create_bool("migrate_on_map", 0600, np_dir,
 			    &npa_migrate_on_map);
+	debugfs_create_atomic_t("mapped", 0400, np_dir, &npa_mapped);
 	return 0;
 }
 

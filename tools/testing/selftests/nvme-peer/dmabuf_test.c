@@ -5,7 +5,8 @@
  * peer-to-peer only); udmabuf turns a memfd into a host-memory dma-buf.
  * I/O through mediated and direct queues checked in the exporter's memory,
  * a move (np-accel/evict) revoking with reason "moved" and nothing
- * forwarded after it, require_p2p, and malformed requests.
+ * forwarded after it, require_p2p, malformed requests, and an unload
+ * that keeps a buffer the controller may still write mapped.
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -14,6 +15,7 @@
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <linux/nvme_peer.h>
 #include <linux/udmabuf.h>
 
@@ -506,6 +508,67 @@ TEST(malformed)
 	close(buf);
 	close(memfd);
 	EXPECT_EQ(before, np_peer_num("free"));
+}
+
+/*
+ * nvme-peer unloads while the controller is mid-reset (its DOWN event held
+ * 6 s by fault injection: not live, not disabled yet), holding a released
+ * queue whose data buffer is in a dma-buf and whose Delete the controller
+ * refused: until the disable, the controller may still write that buffer,
+ * so the exporter's mapping stays until then, and the unload waits for
+ * the disable.  Before, the unload gave up on the reset already running
+ * and detached the buffer at once (np_queue_abandon()).
+ */
+TEST(unload_mid_reset_keeps_a_dmabuf_mapped)
+{
+	struct nvme_peer_reserve r;
+	int buf, fd, status;
+	pid_t reset, unload;
+	long long mapped;
+
+	if (np_no_accel())
+		SKIP(return, "%s", np_no_accel());
+	buf = np_accel_dmabuf(NP_DATA);
+	ASSERT_LE(0, buf);
+	mapped = np_read_num(NP_DBG_ACCEL "/mapped");
+	np_rsv_init(&r, NVME_PEER_MODE_MEDIATED);
+	r.data_buf.fd = buf;
+	r.data_buf.length = NP_DATA;
+	fd = np_rsv(&r);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(mapped + 1, np_read_num(NP_DBG_ACCEL "/mapped"));
+	ASSERT_EQ(0, np_inject("fail_delete", 1, 0));
+	close(fd);		/* released; its Delete refused: kept */
+	ASSERT_EQ(mapped + 1, np_read_num(NP_DBG_ACCEL "/mapped"));
+
+	/* what pins nvme-peer: np-client, and configfs's nvme-peer/<ctrl>/ */
+	if (!access("/sys/module/np_client", F_OK))
+		ASSERT_EQ(0, np_sys("rmmod np-client"));
+	np_cfs_clear(np_ctrl());
+	ASSERT_EQ(0, np_inject("down_delay", 1, 6000));
+	reset = fork();
+	ASSERT_LE(0, reset);
+	if (!reset)
+		_exit(np_write(np_ctrl_path("/sys/class/nvme/%s/reset_controller"),
+			       "1") ? 1 : 0);
+	ASSERT_EQ(0, np_wait_for(np_peer_file("live"), "0", 5));
+	unload = fork();
+	ASSERT_LE(0, unload);
+	if (!unload)
+		_exit(np_sys("rmmod nvme-peer") ? 1 : 0);
+	/* the DOWN event holds the disable back for 6 s from before live=0 */
+	sleep(2);
+	EXPECT_EQ(mapped + 1, np_read_num(NP_DBG_ACCEL "/mapped"))
+		TH_LOG("the buffer was unmapped before the controller was disabled");
+	ASSERT_EQ(unload, waitpid(unload, &status, 0));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(mapped, np_read_num(NP_DBG_ACCEL "/mapped"));
+	ASSERT_EQ(reset, waitpid(reset, &status, 0));
+	EXPECT_EQ(0, status);
+	close(buf);
+	if (access("/sys/module/nvme_peer", F_OK))
+		ASSERT_EQ(0, np_sys("modprobe nvme-peer allow_direct=1"));
+	ASSERT_EQ(0, np_wait_for(np_peer_file("live"), "1", 30));
 }
 
 TEST_HARNESS_MAIN
