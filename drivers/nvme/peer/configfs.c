@@ -953,6 +953,7 @@ static void np_cfs_res_drop(struct config_group *group,
 {
 	struct np_cfs_res *r = to_res(item);
 
+	np_inject_cfs_drop();
 	mutex_lock(&np_cfs_lock);
 	list_del(&r->node);
 	mutex_unlock(&np_cfs_lock);

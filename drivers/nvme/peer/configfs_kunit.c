@@ -234,6 +234,11 @@ static void np_test_names_ok(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, np_cfs_name_ok(""));
 	KUNIT_EXPECT_FALSE(test, np_cfs_name_ok("a b"));
 	KUNIT_EXPECT_FALSE(test, np_cfs_name_ok("a/b"));
+	/* names a path cannot carry as a component of its own */
+	KUNIT_EXPECT_FALSE(test, np_cfs_name_ok("."));
+	KUNIT_EXPECT_FALSE(test, np_cfs_name_ok(".."));
+	KUNIT_EXPECT_TRUE(test, np_cfs_name_ok("..."));
+	KUNIT_EXPECT_TRUE(test, np_cfs_name_ok(".a"));
 	KUNIT_EXPECT_FALSE(test, np_cfs_name_ok("\xc3\xa9"));
 	KUNIT_EXPECT_PTR_EQ(test, np_cfs_res_make(NULL, "a b"),
 			    ERR_PTR(-EINVAL));

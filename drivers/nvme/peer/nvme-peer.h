@@ -530,6 +530,8 @@ void np_inject_med_free(void);
 void np_inject_poller_stall(unsigned int id);
 void np_inject_down(void);
 void np_inject_drain_read(void);
+void np_inject_cfs_drop(void);
+bool np_inject_ns_settling(void);
 void np_inject_init(void);
 void np_inject_exit(void);
 struct dentry *np_inject_debugfs(void);
@@ -551,6 +553,13 @@ static inline void np_inject_med_free(void) { }
 static inline void np_inject_poller_stall(unsigned int id) { }
 static inline void np_inject_down(void) { }
 static inline void np_inject_drain_read(void) { }
+static inline void np_inject_cfs_drop(void) { }
+
+static inline bool np_inject_ns_settling(void)
+{
+	return false;
+}
+
 static inline void np_inject_init(void) { }
 static inline void np_inject_exit(void) { }
 static inline struct dentry *np_inject_debugfs(void)
