@@ -34,16 +34,35 @@
 #include "nvme-peer.h"
 
 /*
- * Re-creation after a reset: tries 200 ms apart while the namespace or the
- * controller is not back yet.
+ * Re-creation after a reset: 25 tries 200 ms apart while the namespace or
+ * the controller is not back yet, then once a second while the controller
+ * is live and the reserve says -EAGAIN (a Format settling, a VF's
+ * teardown): np_cfs_retry_delay().
  */
 #define NP_CFS_RETRIES		25
 #define NP_CFS_RETRY_DELAY	(HZ / 5)
+#define NP_CFS_SLOW_DELAY	HZ
+
+/*
+ * nvme-peer/<ctrl>/: on np_cfs_ctrls from mkdir to rmdir, which configfs
+ * refuses while an intent is below (and holds the directory's inode lock
+ * across an intent's rmdir, drop included).
+ */
+struct np_cfs_ctrl {
+	struct config_group group;
+	struct list_head node;		/* on np_cfs_ctrls, under np_cfs_lock */
+	struct list_head intents;	/* np_cfs_res.node, under np_cfs_lock */
+};
 
 /* nvme-peer/<ctrl>/<name>/ */
 struct np_cfs_res {
 	struct config_item item;
-	struct list_head node;		/* on np_cfs_list, under np_cfs_lock */
+	/*
+	 * The controller's name, kept from mkdir: configfs clears the item's
+	 * parent before ->drop_item(), while events may still walk to it.
+	 */
+	char ctrl[NP_CTRL_NAME_LEN];
+	struct list_head node;		/* on its np_cfs_ctrl, np_cfs_lock */
 	struct list_head gone_node;	/* np_cfs_ctrl_gone()'s own list */
 	struct delayed_work work;	/* re-creation after a reset */
 	struct mutex lock;		/* everything below */
@@ -71,16 +90,33 @@ struct np_cfs_res {
 };
 
 static DEFINE_MUTEX(np_cfs_lock);
-static LIST_HEAD(np_cfs_list);
+static LIST_HEAD(np_cfs_ctrls);
 
 static struct np_cfs_res *to_res(struct config_item *item)
 {
 	return container_of(item, struct np_cfs_res, item);
 }
 
+static struct np_cfs_ctrl *to_cfs_ctrl(struct config_group *group)
+{
+	return container_of(group, struct np_cfs_ctrl, group);
+}
+
 static const char *np_cfs_ctrl_name(struct np_cfs_res *r)
 {
-	return config_item_name(r->item.ci_parent);
+	return r->ctrl;
+}
+
+/* nvme-peer/@name/, or NULL */
+static struct np_cfs_ctrl *np_cfs_ctrl_find(const char *name)
+{
+	struct np_cfs_ctrl *cc;
+
+	lockdep_assert_held(&np_cfs_lock);
+	list_for_each_entry(cc, &np_cfs_ctrls, node)
+		if (!strcmp(config_item_name(&cc->group.cg_item), name))
+			return cc;
+	return NULL;
 }
 
 /* ---- what enabling takes, and gives back -------------------------------- */
@@ -247,11 +283,31 @@ static bool np_cfs_comes_back(enum nvme_peer_reason reason)
 	       reason == NVME_PEER_REASON_CTRL_DOWN;
 }
 
+/*
+ * When a re-creation that failed with @ret is tried again, or 0 for not:
+ * -ENODEV (the namespace not back yet) and -EAGAIN NP_CFS_RETRIES times
+ * quickly; after that -EAGAIN only while the controller is live, once a
+ * second for as long as it lasts.  On a controller that is not live the
+ * intent waits for its LIVE event, which queues the work again.
+ */
+static unsigned long np_cfs_retry_delay(struct np_cfs_res *r, int ret)
+{
+	lockdep_assert_held(&r->lock);
+	if (ret != -EAGAIN && ret != -ENODEV)
+		return 0;
+	if (++r->tries < NP_CFS_RETRIES)
+		return NP_CFS_RETRY_DELAY;
+	if (ret == -EAGAIN && np_ctrl_is_live(r->pctrl))
+		return NP_CFS_SLOW_DELAY;
+	return 0;
+}
+
 static void np_cfs_work(struct work_struct *work)
 {
 	struct np_cfs_res *r = container_of(to_delayed_work(work),
 					    struct np_cfs_res, work);
 	enum nvme_peer_reason reason;
+	unsigned long delay;
 	enum np_qstate state;
 	int ret;
 
@@ -268,8 +324,10 @@ static void np_cfs_work(struct work_struct *work)
 	if (!r->again)
 		goto out_unlock;
 	ret = np_cfs_reserve(r);
-	if ((ret == -EAGAIN || ret == -ENODEV) && ++r->tries < NP_CFS_RETRIES) {
-		queue_delayed_work(np_wq, &r->work, NP_CFS_RETRY_DELAY);
+	delay = np_cfs_retry_delay(r, ret);
+	if (delay) {
+		r->error = ret;
+		queue_delayed_work(np_wq, &r->work, delay);
 		goto out_unlock;
 	}
 	r->tries = 0;
@@ -297,18 +355,28 @@ out_unlock:
  *
  * Each enabled intent of @pctrl whose reservation a reset revoked is
  * reserved anew, from np_wq.  An isolated intent names the primary but
- * its reservation is on a VF: a VF's live event looks at every intent
- * (each work does nothing while its reservation is active).
+ * its reservation is on a VF: a VF's live event looks at every isolated
+ * intent (each work does nothing while its reservation is active).  The
+ * walk reads no item configfs may have unlinked: an intent being removed
+ * is on the list until its drop, with the name it was made under.
  */
 void np_cfs_ctrl_live(struct nvme_peer_ctrl *pctrl)
 {
-	bool vf = pctrl->info.pdev->is_virtfn;
+	struct np_cfs_ctrl *cc;
 	struct np_cfs_res *r;
 
 	mutex_lock(&np_cfs_lock);
-	list_for_each_entry(r, &np_cfs_list, node)
-		if (vf || !strcmp(np_cfs_ctrl_name(r), pctrl->name))
-			mod_delayed_work(np_wq, &r->work, 0);
+	if (pctrl->info.pdev->is_virtfn) {
+		list_for_each_entry(cc, &np_cfs_ctrls, node)
+			list_for_each_entry(r, &cc->intents, node)
+				if (READ_ONCE(r->p.mode) == NVME_PEER_MODE_ISOLATED)
+					mod_delayed_work(np_wq, &r->work, 0);
+	} else {
+		cc = np_cfs_ctrl_find(pctrl->name);
+		if (cc)
+			list_for_each_entry(r, &cc->intents, node)
+				mod_delayed_work(np_wq, &r->work, 0);
+	}
 	mutex_unlock(&np_cfs_lock);
 }
 
@@ -325,17 +393,18 @@ void np_cfs_ctrl_gone(struct nvme_peer_ctrl *pctrl,
 		      enum nvme_peer_reason reason)
 {
 	struct np_cfs_res *r, *next;
+	struct np_cfs_ctrl *cc;
 	LIST_HEAD(mine);
 
 	lockdep_assert_not_held(&pctrl->lock);
 	/* no intent's lock under np_cfs_lock: a live event waits for that */
 	mutex_lock(&np_cfs_lock);
-	list_for_each_entry(r, &np_cfs_list, node) {
-		if (strcmp(np_cfs_ctrl_name(r), pctrl->name))
-			continue;
-		config_item_get(&r->item);
-		list_add_tail(&r->gone_node, &mine);
-	}
+	cc = np_cfs_ctrl_find(pctrl->name);
+	if (cc)
+		list_for_each_entry(r, &cc->intents, node) {
+			config_item_get(&r->item);
+			list_add_tail(&r->gone_node, &mine);
+		}
 	mutex_unlock(&np_cfs_lock);
 	list_for_each_entry_safe(r, next, &mine, gone_node) {
 		list_del(&r->gone_node);
@@ -580,14 +649,18 @@ NP_CFS_PLACEMENT(data_placement);
 
 static int np_cfs_parse_mode(struct np_cfs_res *r, char *s)
 {
+	enum nvme_peer_mode mode;
+
 	if (!strcmp(s, "mediated"))
-		r->p.mode = NVME_PEER_MODE_MEDIATED;
+		mode = NVME_PEER_MODE_MEDIATED;
 	else if (!strcmp(s, "direct"))
-		r->p.mode = NVME_PEER_MODE_DIRECT;
+		mode = NVME_PEER_MODE_DIRECT;
 	else if (!strcmp(s, "isolated"))
-		r->p.mode = NVME_PEER_MODE_ISOLATED;
+		mode = NVME_PEER_MODE_ISOLATED;
 	else
 		return -EINVAL;
+	/* a VF's live event reads it without the intent's lock */
+	WRITE_ONCE(r->p.mode, mode);
 	return 0;
 }
 
@@ -905,7 +978,8 @@ static const struct config_item_type np_cfs_res_type = {
 
 /**
  * np_cfs_name_ok() - whether @name may name a reservation
- * @name: 1 to %NVME_PEER_NAME_MAX - 1 characters of [A-Za-z0-9_.-]
+ * @name: 1 to %NVME_PEER_NAME_MAX - 1 characters of [A-Za-z0-9_.-], not
+ *	. or .. (a path's own components)
  *
  * Return: true if it may.
  */
@@ -914,7 +988,8 @@ bool np_cfs_name_ok(const char *name)
 	size_t len = strnlen(name, NVME_PEER_NAME_MAX);
 	size_t i;
 
-	if (!len || len >= NVME_PEER_NAME_MAX)
+	if (!len || len >= NVME_PEER_NAME_MAX || !strcmp(name, ".") ||
+	    !strcmp(name, ".."))
 		return false;
 	for (i = 0; i < len; i++)
 		if (!isalnum(name[i]) && !strchr("_.-", name[i]))
@@ -926,6 +1001,7 @@ bool np_cfs_name_ok(const char *name)
 static struct config_item *np_cfs_res_make(struct config_group *group,
 					   const char *name)
 {
+	struct np_cfs_ctrl *cc = to_cfs_ctrl(group);
 	struct np_cfs_res *r;
 
 	if (!np_cfs_name_ok(name))
@@ -933,6 +1009,7 @@ static struct config_item *np_cfs_res_make(struct config_group *group,
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return ERR_PTR(-ENOMEM);
+	strscpy(r->ctrl, config_item_name(&group->cg_item), sizeof(r->ctrl));
 	mutex_init(&r->lock);
 	INIT_DELAYED_WORK(&r->work, np_cfs_work);
 	r->p.depth = 64;
@@ -942,7 +1019,7 @@ static struct config_item *np_cfs_res_make(struct config_group *group,
 	r->gid = INVALID_GID;
 	config_item_init_type_name(&r->item, name, &np_cfs_res_type);
 	mutex_lock(&np_cfs_lock);
-	list_add_tail(&r->node, &np_cfs_list);
+	list_add_tail(&r->node, &cc->intents);
 	mutex_unlock(&np_cfs_lock);
 	return &r->item;
 }
@@ -973,7 +1050,7 @@ static struct configfs_group_operations np_cfs_ctrl_ops = {
 
 static void np_cfs_ctrl_release(struct config_item *item)
 {
-	kfree(to_config_group(item));
+	kfree(to_cfs_ctrl(to_config_group(item)));
 }
 
 static struct configfs_item_operations np_cfs_ctrl_item_ops = {
@@ -993,22 +1070,41 @@ static const struct config_item_type np_cfs_ctrl_type = {
 static struct config_group *np_cfs_ctrl_make(struct config_group *group,
 					     const char *name)
 {
-	struct config_group *g;
+	struct np_cfs_ctrl *cc;
 	unsigned int n;
 	char end;
 
 	if (strncmp(name, "nvme", 4) || !isdigit(name[4]) ||
-	    sscanf(name, "nvme%u%c", &n, &end) != 1 || strlen(name) >= 16)
+	    sscanf(name, "nvme%u%c", &n, &end) != 1 ||
+	    strlen(name) >= NP_CTRL_NAME_LEN)
 		return ERR_PTR(-EINVAL);
-	g = kzalloc(sizeof(*g), GFP_KERNEL);
-	if (!g)
+	cc = kzalloc(sizeof(*cc), GFP_KERNEL);
+	if (!cc)
 		return ERR_PTR(-ENOMEM);
-	config_group_init_type_name(g, name, &np_cfs_ctrl_type);
-	return g;
+	INIT_LIST_HEAD(&cc->intents);
+	config_group_init_type_name(&cc->group, name, &np_cfs_ctrl_type);
+	mutex_lock(&np_cfs_lock);
+	list_add_tail(&cc->node, &np_cfs_ctrls);
+	mutex_unlock(&np_cfs_lock);
+	return &cc->group;
+}
+
+/* rmdir nvme-peer/<ctrl>: configfs allows it only with no intent below */
+static void np_cfs_ctrl_drop(struct config_group *group,
+			     struct config_item *item)
+{
+	struct np_cfs_ctrl *cc = to_cfs_ctrl(to_config_group(item));
+
+	mutex_lock(&np_cfs_lock);
+	WARN_ON_ONCE(!list_empty(&cc->intents));
+	list_del(&cc->node);
+	mutex_unlock(&np_cfs_lock);
+	config_item_put(item);
 }
 
 static struct configfs_group_operations np_cfs_root_ops = {
 	.make_group = np_cfs_ctrl_make,
+	.drop_item = np_cfs_ctrl_drop,
 };
 
 static const struct config_item_type np_cfs_root_type = {

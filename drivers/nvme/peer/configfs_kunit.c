@@ -8,18 +8,37 @@
  */
 #include <kunit/test.h>
 
-/* A disabled intent named "kunit", on np_cfs_list until the test ends. */
+/* The controller directory the suite's intents are made in (no controller) */
+#define NP_TEST_CTRL "nvme9999"
+
+/*
+ * A disabled intent named "kunit" in a directory NP_TEST_CTRL of its own,
+ * both on nvme-peer's lists until np_test_res_drop().
+ */
 static struct np_cfs_res *np_test_res(struct kunit *test)
 {
-	struct config_item *item = np_cfs_res_make(NULL, "kunit");
+	struct config_group *g = np_cfs_ctrl_make(NULL, NP_TEST_CTRL);
+	struct config_item *item;
 
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, g);
+	item = np_cfs_res_make(g, "kunit");
+	if (IS_ERR_OR_NULL(item))
+		np_cfs_ctrl_drop(NULL, &g->cg_item);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, item);
+	KUNIT_EXPECT_STREQ(test, to_res(item)->ctrl, NP_TEST_CTRL);
 	return to_res(item);
 }
 
 static void np_test_res_drop(struct np_cfs_res *r)
 {
+	struct np_cfs_ctrl *cc;
+
+	mutex_lock(&np_cfs_lock);
+	cc = np_cfs_ctrl_find(r->ctrl);
+	mutex_unlock(&np_cfs_lock);
 	np_cfs_res_drop(NULL, &r->item);
+	if (cc)
+		np_cfs_ctrl_drop(NULL, &cc->group.cg_item);
 }
 
 /* Write @val to attribute @a of @r: 0 or the store's errno. */
@@ -198,11 +217,9 @@ static void np_test_busy_while_enabled(struct kunit *test)
 /* Enabling without a controller: -ENODEV, nothing taken, still disabled. */
 static void np_test_enable_needs_ctrl(struct kunit *test)
 {
-	struct config_group *ctrl = np_cfs_ctrl_make(NULL, "nvme4242");
 	struct np_cfs_res *r = np_test_res(test);
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctrl);
-	r->item.ci_parent = &ctrl->cg_item;
+	/* NP_TEST_CTRL names no controller */
 	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_nsid, "1"), 0);
 	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_enable, "1"),
 			-ENODEV);
@@ -213,9 +230,7 @@ static void np_test_enable_needs_ctrl(struct kunit *test)
 			0);
 	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_enable, "1"),
 			-EINVAL);
-	r->item.ci_parent = NULL;
 	np_test_res_drop(r);
-	config_item_put(&ctrl->cg_item);
 }
 
 /* Names: of an intent, and of a controller's directory. */
@@ -247,7 +262,7 @@ static void np_test_names_ok(struct kunit *test)
 					ERR_PTR(-EINVAL), "%s", ctrl_bad[i]);
 	g = np_cfs_ctrl_make(NULL, "nvme12");
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, g);
-	config_item_put(&g->cg_item);
+	np_cfs_ctrl_drop(NULL, &g->cg_item);
 }
 
 static struct kunit_case nvme_peer_configfs_cases[] = {

@@ -951,7 +951,7 @@ TEST_F(np, unload_resets_a_controller_that_keeps_a_queue)
  * work, after which the controller never reset again).  The neighbour
  * intent comes back, the rmdir completes, the controller resets again.
  */
-TEST_F(np, intent_removed_during_a_reset)
+TEST_F_TIMEOUT(np, intent_removed_during_a_reset, 120)
 {
 	struct np_ctx *c = &self->c;
 	char buf[64];
@@ -989,7 +989,7 @@ TEST_F(np, intent_removed_during_a_reset)
  * while the controller is live and comes back; before, it gave up after
  * 5 s and waited for a LIVE event that never came ("waiting" for good).
  */
-TEST_F(np, intent_recreation_retries_while_live)
+TEST_F_TIMEOUT(np, intent_recreation_retries_while_live, 150)
 {
 	struct np_ctx *c = &self->c;
 	char buf[64];
