@@ -389,9 +389,10 @@ ok $? "save: SIGKILLed while reading configfs (rc $rc)"
 same "SIGKILLed while reading"
 rm "$T/cfg/nvme1/r40/depth"
 attr "$T/cfg/nvme1/r40/depth" 64
-# SIGKILL at each system call of the write: strace injects it
+# SIGKILL at each step of the write: the temporary file made (fchmod),
+# written, synced, renamed; strace injects it
 if command -v strace > /dev/null; then
-	for sc in write fsync close rename; do
+	for sc in fchmod write fsync rename; do
 		strace -f -o /dev/null -e trace=$sc -e inject=$sc:signal=KILL:when=1 \
 			"$np" save "$T/d/s.conf" > /dev/null 2>&1
 		rc=$?
@@ -432,6 +433,14 @@ if [ "$(id -u)" = 0 ] && mkdir "$T/small" &&
 else
 	echo "ok $((n + 1)) # SKIP save on a full file system: not root or no tmpfs mount"
 	n=$((n + 1))
+fi
+# standard output: a failed write is an error too
+if [ -w /dev/full ]; then
+	"$np" save > /dev/full 2> "$T/err"
+	rc=$?
+	[ $rc = 1 ]
+	ok $? "save to a full standard output: exit 1 (rc $rc)"
+	has "$T/err" "save: stdout: No space left on device" "save to a full standard output: said"
 fi
 # a symbolic link: its target is replaced, the link stays
 ln -s s.conf "$T/d/link.conf"
