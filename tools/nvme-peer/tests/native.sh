@@ -10,7 +10,7 @@
 # usage: tests/native.sh [PATH-OF-nvme-peer]; prints TAP, exits 1 on failure
 np=$(realpath "${1:-$(dirname "$0")/../nvme-peer}")
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+trap 'umount "$T/small" 2> /dev/null; rm -rf "$T"' EXIT
 export NVME_PEER_CONFIGFS="$T/cfg" NVME_PEER_SYSFS="$T/sys"
 . "$(dirname "$0")/tap.sh"
 
