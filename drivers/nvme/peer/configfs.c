@@ -27,6 +27,7 @@
 #include <linux/module.h>
 #include <linux/namei.h>
 #include <linux/pci.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uidgid.h>
 
@@ -421,6 +422,22 @@ void np_cfs_ctrl_gone(struct nvme_peer_ctrl *pctrl,
 
 /* ---- attributes: the intent, written while disabled ----------------------- */
 
+/*
+ * configfs hands a store at most this many bytes and cuts a longer write
+ * without a word (fs/configfs/file.c): a value that long may have been
+ * cut, and is refused.
+ */
+#define NP_CFS_WRITE_MAX	(SZ_4K - 1)
+
+/*
+ * Numbers are decimal, or hexadecimal after 0x; a leading 0 is decimal
+ * (kstrto*()'s base 0 would read it as octal).
+ */
+static unsigned int np_cfs_radix(const char *s)
+{
+	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+}
+
 static const char * const np_opcode_names[] = {
 	"flush", "write", "read", "write_zeroes", "dsm",
 };
@@ -482,7 +499,8 @@ static int np_parse_extents(char *s, struct nvme_peer_extent *ext, int max)
 		if (!plus || n >= max)
 			return -EINVAL;
 		*plus++ = '\0';
-		if (kstrtou64(one, 0, &slba) || kstrtou64(plus, 0, &nlb) ||
+		if (kstrtou64(one, np_cfs_radix(one), &slba) ||
+		    kstrtou64(plus, np_cfs_radix(plus), &nlb) ||
 		    !nlb || slba + nlb < slba)
 			return -EINVAL;
 		ext[n].slba = slba;
@@ -520,7 +538,7 @@ static ssize_t np_cfs_##name##_store(struct config_item *item,		\
 	int ret;							\
 									\
 	/* -EINVAL for a number out of range too: one errno, one meaning */ \
-	if (kstrto##type(page, 0, &val) || val > (max))			\
+	if (kstrto##type(page, np_cfs_radix(page), &val) || val > (max)) \
 		return -EINVAL;						\
 	ret = np_cfs_change(r);						\
 	if (ret)							\
@@ -590,9 +608,12 @@ static ssize_t np_cfs_##name##_store(struct config_item *item,		\
 				     const char *page, size_t count)	\
 {									\
 	struct np_cfs_res *r = to_res(item);				\
-	char *word = kstrndup(page, count, GFP_KERNEL);			\
+	char *word;							\
 	int ret;							\
 									\
+	if (count >= NP_CFS_WRITE_MAX)					\
+		return -EINVAL;						\
+	word = kstrndup(page, count, GFP_KERNEL);			\
 	if (!word)							\
 		return -ENOMEM;						\
 	ret = np_cfs_change(r);						\
@@ -671,13 +692,29 @@ static ssize_t np_cfs_show_mode(struct np_cfs_res *r, char *page)
 
 NP_CFS_WORD(mode, np_cfs_parse_mode, np_cfs_show_mode);
 
+/*
+ * "cpu", or a PCI device's name as the kernel writes it
+ * (domain:bus:slot.function in lower-case hex, pci_name()): the device
+ * need not exist yet, enabling looks it up.
+ */
 static int np_cfs_parse_peer(struct np_cfs_res *r, char *s)
 {
-	if (!strcmp(s, "cpu"))
-		s = "";
-	if (strlen(s) >= sizeof(r->peer_name))
+	unsigned int dom, bus, slot, fn;
+	char name[sizeof(r->peer_name)];
+	int n = 0;
+
+	if (!strcmp(s, "cpu")) {
+		r->peer_name[0] = '\0';
+		return 0;
+	}
+	if (sscanf(s, "%x:%x:%x.%u%n", &dom, &bus, &slot, &fn, &n) != 4 ||
+	    s[n] || bus > 0xff || slot > 0x1f || fn > 7)
 		return -EINVAL;
-	strscpy(r->peer_name, s, sizeof(r->peer_name));
+	/* one spelling: the one the kernel names the device with */
+	if (snprintf(name, sizeof(name), "%04x:%02x:%02x.%u", dom, bus, slot,
+		     fn) >= sizeof(name) || strcmp(name, s))
+		return -EINVAL;
+	strscpy(r->peer_name, name, sizeof(r->peer_name));
 	return 0;
 }
 
@@ -748,7 +785,7 @@ static int np_cfs_parse_uid(struct np_cfs_res *r, char *s)
 		return 0;
 	}
 	/* an id with no mapping in the writer's namespace is not "anyone" */
-	if (kstrtou32(s, 0, &id) || !uid_valid(make_kuid(current_user_ns(), id)))
+	if (kstrtou32(s, np_cfs_radix(s), &id) || !uid_valid(make_kuid(current_user_ns(), id)))
 		return -EINVAL;
 	r->uid = make_kuid(current_user_ns(), id);
 	return 0;
@@ -771,7 +808,7 @@ static int np_cfs_parse_gid(struct np_cfs_res *r, char *s)
 		r->gid = INVALID_GID;
 		return 0;
 	}
-	if (kstrtou32(s, 0, &id) || !gid_valid(make_kgid(current_user_ns(), id)))
+	if (kstrtou32(s, np_cfs_radix(s), &id) || !gid_valid(make_kgid(current_user_ns(), id)))
 		return -EINVAL;
 	r->gid = make_kgid(current_user_ns(), id);
 	return 0;
@@ -786,10 +823,13 @@ static ssize_t np_cfs_show_gid(struct np_cfs_res *r, char *page)
 
 NP_CFS_WORD(gid, np_cfs_parse_gid, np_cfs_show_gid);
 
+/* An absolute path (enabling opens it as the writer), or "" for none. */
 static int np_cfs_parse_file(struct np_cfs_res *r, char *s)
 {
 	char *path = NULL;
 
+	if (*s && *s != '/')
+		return -EINVAL;
 	if (*s) {
 		path = kstrdup(s, GFP_KERNEL);
 		if (!path)

@@ -72,6 +72,12 @@ static void np_test_round_trip(struct kunit *test)
 	const struct np_test_attr good[] = {
 		{ &np_cfs_attr_nsid, "7\n", "7\n" },
 		{ &np_cfs_attr_nsid, "0x10", "16\n" },
+		/* a leading 0 is decimal, not octal */
+		{ &np_cfs_attr_nsid, "010", "10\n" },
+		{ &np_cfs_attr_depth, "0128\n", "128\n" },
+		{ &np_cfs_attr_uid, "01000", "1000\n" },
+		{ &np_cfs_attr_extents, "010+08", "10+8\n" },
+		{ &np_cfs_attr_peer, "10000:e1:1f.7", "10000:e1:1f.7\n" },
 		{ &np_cfs_attr_depth, "1024", "1024\n" },
 		{ &np_cfs_attr_sq_placement, "cmb\n", "cmb\n" },
 		{ &np_cfs_attr_cq_placement, "peer", "peer\n" },
@@ -148,6 +154,17 @@ static void np_test_refused(struct kunit *test)
 		{ &np_cfs_attr_extents, "0+1,," },
 		{ &np_cfs_attr_file_access, "write" },
 		{ &np_cfs_attr_enable, "maybe" },
+		/* not a PCI device name: domain:bus:slot.function, lower case */
+		{ &np_cfs_attr_peer, "garbage" },
+		{ &np_cfs_attr_peer, "0000:zz:00.0" },
+		{ &np_cfs_attr_peer, "0000:03:00.8" },
+		{ &np_cfs_attr_peer, "0000:03:20.0" },
+		{ &np_cfs_attr_peer, "0000:0A:00.0" },
+		{ &np_cfs_attr_peer, "0000:03:00.0x" },
+		{ &np_cfs_attr_peer, "03:00.0" },
+		{ &np_cfs_attr_peer, "" },
+		/* a file is named from the root */
+		{ &np_cfs_attr_file, "mnt/a" },
 	};
 	struct np_cfs_res *r = np_test_res(test);
 	const char *before;
@@ -162,6 +179,28 @@ static void np_test_refused(struct kunit *test)
 		KUNIT_EXPECT_STREQ_MSG(test, np_test_show(test, r, bad[i].attr),
 				       before, "%s", bad[i].attr->ca_name);
 	}
+	np_test_res_drop(r);
+}
+
+/*
+ * configfs hands a store at most 4095 bytes and cuts a longer write
+ * silently: a value that fills the page may have been cut, and is refused
+ * whole.  One byte less is taken.
+ */
+static void np_test_long_write(struct kunit *test)
+{
+	struct np_cfs_res *r = np_test_res(test);
+	char *path = kunit_kzalloc(test, SZ_4K, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, path);
+	memset(path, 'a', SZ_4K - 1);
+	path[0] = '/';
+	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_file, path),
+			-EINVAL);
+	KUNIT_EXPECT_NULL(test, r->path);
+	path[SZ_4K - 2] = '\0';
+	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_file, path), 0);
+	KUNIT_EXPECT_EQ(test, r->path ? strlen(r->path) : 0, SZ_4K - 2);
 	np_test_res_drop(r);
 }
 
@@ -269,6 +308,7 @@ static struct kunit_case nvme_peer_configfs_cases[] = {
 	KUNIT_CASE(np_test_round_trip),
 	KUNIT_CASE(np_test_refused),
 	KUNIT_CASE(np_test_extents_max),
+	KUNIT_CASE(np_test_long_write),
 	KUNIT_CASE(np_test_busy_while_enabled),
 	KUNIT_CASE(np_test_enable_needs_ctrl),
 	KUNIT_CASE(np_test_names_ok),
