@@ -23,6 +23,54 @@
 /* how often a wait for a disable says it still waits */
 #define NP_DISABLE_NAG		(10 * HZ)
 
+/* A command of np_admin_cmd_foreign(), on pctrl->foreign_cmds while sent. */
+struct np_foreign_cmd {
+	struct list_head node;
+	const struct nvme_command *cmd;	/* the request's own copy */
+};
+
+static int np_admin_cmd_as(struct nvme_peer_ctrl *pctrl,
+			   struct nvme_command *c, void *buf, unsigned int len,
+			   bool foreign)
+{
+	struct np_foreign_cmd f;
+	struct request *req;
+	blk_status_t status;
+	int ret;
+
+	req = blk_mq_alloc_request(pctrl->ctrl->admin_q, nvme_req_op(c), 0);
+	if (IS_ERR(req))
+		return PTR_ERR(req);
+	nvme_init_request(req, c);
+	nvme_req(req)->flags |= NVME_REQ_USERCMD;
+	if (buf && len) {
+		ret = blk_rq_map_kern(req->q, req, buf, len, GFP_KERNEL);
+		if (ret)
+			goto out_free_req;
+	}
+	if (foreign) {
+		f.cmd = nvme_req(req)->cmd;
+		spin_lock(&pctrl->state_lock);
+		list_add(&f.node, &pctrl->foreign_cmds);
+		spin_unlock(&pctrl->state_lock);
+	}
+	status = blk_execute_rq(req, false);
+	if (foreign) {
+		spin_lock(&pctrl->state_lock);
+		list_del(&f.node);
+		spin_unlock(&pctrl->state_lock);
+	}
+	if (nvme_req(req)->flags & NVME_REQ_CANCELLED)
+		ret = -EINTR;
+	else if (nvme_req(req)->status)
+		ret = nvme_req(req)->status;
+	else
+		ret = blk_status_to_errno(status);
+out_free_req:
+	blk_mq_free_request(req);
+	return ret;
+}
+
 /**
  * np_admin_cmd() - send an admin command on a controller's admin queue
  * @pctrl: the controller
@@ -40,30 +88,52 @@
 int np_admin_cmd(struct nvme_peer_ctrl *pctrl, struct nvme_command *c,
 		 void *buf, unsigned int len)
 {
-	struct request *req;
-	blk_status_t status;
-	int ret;
+	return np_admin_cmd_as(pctrl, c, buf, len, false);
+}
 
-	req = blk_mq_alloc_request(pctrl->ctrl->admin_q, nvme_req_op(c), 0);
-	if (IS_ERR(req))
-		return PTR_ERR(req);
-	nvme_init_request(req, c);
-	nvme_req(req)->flags |= NVME_REQ_USERCMD;
-	if (buf && len) {
-		ret = blk_rq_map_kern(req->q, req, buf, len, GFP_KERNEL);
-		if (ret)
-			goto out_free_req;
-	}
-	status = blk_execute_rq(req, false);
-	if (nvme_req(req)->flags & NVME_REQ_CANCELLED)
-		ret = -EINTR;
-	else if (nvme_req(req)->status)
-		ret = nvme_req(req)->status;
-	else
-		ret = blk_status_to_errno(status);
-out_free_req:
-	blk_mq_free_request(req);
-	return ret;
+/**
+ * np_admin_cmd_foreign() - np_admin_cmd() for a change of another controller
+ * @pctrl: the controller whose admin queue sends it
+ * @c: a Namespace Attachment whose controller list names only other
+ *	controllers (a secondary's), or another command that changes no
+ *	namespace @pctrl sees
+ * @buf: its data (kernel memory), or NULL
+ * @len: bytes of @buf
+ *
+ * nvme-pci hands the command to the admin_cmd hook, which would fence
+ * @pctrl's own reservations on the namespace (np_ns_admin_cmd()); this
+ * one is known not to change what @pctrl sees of it, and the hook lets
+ * it pass (np_admin_cmd_is_foreign()).  A command the same in every
+ * word sent by anyone else is fenced as before: the hook knows ours by
+ * the request that carries it, not by its contents.
+ *
+ * Return: as np_admin_cmd().
+ */
+int np_admin_cmd_foreign(struct nvme_peer_ctrl *pctrl, struct nvme_command *c,
+			 void *buf, unsigned int len)
+{
+	return np_admin_cmd_as(pctrl, c, buf, len, true);
+}
+
+/**
+ * np_admin_cmd_is_foreign() - whether @c is one of np_admin_cmd_foreign()'s
+ * @pctrl: the controller the hook runs for
+ * @c: the command nvme-pci is about to submit (its request's own)
+ *
+ * Context: atomic; takes @pctrl->state_lock.
+ * Return: true if nvme-peer sent @c as changing no namespace of @pctrl.
+ */
+bool np_admin_cmd_is_foreign(struct nvme_peer_ctrl *pctrl,
+			     const struct nvme_command *c)
+{
+	struct np_foreign_cmd *f;
+	bool found = false;
+
+	spin_lock(&pctrl->state_lock);
+	list_for_each_entry(f, &pctrl->foreign_cmds, node)
+		found |= f->cmd == c;
+	spin_unlock(&pctrl->state_lock);
+	return found;
 }
 
 /**

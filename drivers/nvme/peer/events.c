@@ -45,6 +45,7 @@ static struct nvme_peer_ctrl *np_ctrl_new(struct nvme_ctrl *ctrl,
 	spin_lock_init(&pctrl->state_lock);
 	init_rwsem(&pctrl->cb_sem);
 	INIT_LIST_HEAD(&pctrl->queues);
+	INIT_LIST_HEAD(&pctrl->foreign_cmds);
 	INIT_WORK(&pctrl->free_work, np_free_work);
 	INIT_WORK(&pctrl->fence_work, np_ns_fence_work);
 	return pctrl;

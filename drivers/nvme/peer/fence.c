@@ -458,6 +458,11 @@ bool np_ns_admin_cmd(struct nvme_ctrl *ctrl, const struct nvme_command *c)
 		rcu_read_unlock();
 		return true;
 	}
+	/* nvme-peer's own change of another controller: nothing to fence */
+	if (np_admin_cmd_is_foreign(pctrl, c)) {
+		rcu_read_unlock();
+		return true;
+	}
 	spin_lock(&pctrl->state_lock);
 	fenced = np_ns_mark(pctrl, nsid, any);
 	spin_unlock(&pctrl->state_lock);

@@ -158,6 +158,8 @@ struct nvme_peer_ctrl {
 	unsigned int disable_gen;	/* bumped when the controller is disabled */
 	unsigned long *qids;		/* held qids, by absolute qid */
 	struct list_head queues;
+	/* np_admin_cmd_foreign()'s commands in flight, under state_lock */
+	struct list_head foreign_cmds;
 	struct work_struct free_work;
 	/* fences the queues marked ns_fence (an admin command waits) */
 	struct work_struct fence_work;
@@ -315,6 +317,10 @@ void np_events_exit(void);
 struct nvme_ns;
 int np_admin_cmd(struct nvme_peer_ctrl *pctrl, struct nvme_command *c,
 		 void *buf, unsigned int len);
+int np_admin_cmd_foreign(struct nvme_peer_ctrl *pctrl, struct nvme_command *c,
+			 void *buf, unsigned int len);
+bool np_admin_cmd_is_foreign(struct nvme_peer_ctrl *pctrl,
+			     const struct nvme_command *c);
 int np_admin_errno(int ret);
 int np_create_hw(struct nvme_peer_queue *q);
 void np_delete_hw(struct nvme_peer_queue *q);

@@ -284,8 +284,10 @@ int np_sriov_virt_mgmt(struct nvme_peer_ctrl *pctrl, u8 act, u8 rt,
  * @attach: attach (true) or detach
  *
  * nvme-pci passes the command to nvme-peer's admin_cmd hook first, which
- * fences @pctrl's own reservations on @nsid: the primary's view of the
- * namespace does not change, but the hook cannot tell.
+ * fences @pctrl's own reservations on @nsid when @cntlid is @pctrl's own;
+ * for another controller (a secondary) the primary's view of the
+ * namespace does not change, and the hook lets it pass
+ * (np_admin_cmd_foreign()).
  *
  * Return: 0, -EOPNOTSUPP, -ENOMEM or the NVMe status (> 0).
  */
@@ -306,7 +308,10 @@ int np_sriov_ns_attach(struct nvme_peer_ctrl *pctrl, u32 nsid, u16 cntlid,
 	c.common.opcode = nvme_admin_ns_attach;
 	c.common.nsid = cpu_to_le32(nsid);
 	c.common.cdw10 = cpu_to_le32(np_ns_attach_cdw10(attach));
-	ret = np_admin_cmd(pctrl, &c, list, sizeof(*list));
+	if (cntlid == pctrl->ctrl->cntlid)
+		ret = np_admin_cmd(pctrl, &c, list, sizeof(*list));
+	else
+		ret = np_admin_cmd_foreign(pctrl, &c, list, sizeof(*list));
 	if (ret > 0)
 		dev_info(pctrl->ctrl->device,
 			 "nvme-peer: %s nsid %u, cntlid %u: status %#x\n",

@@ -997,4 +997,34 @@ TEST_F_TIMEOUT(iso, configfs_intent, 180)
 	EXPECT_EQ(0, np_settle(self->rp, NP_RP_VFS, 0));
 }
 
+/*
+ * Issue 31 item 4: a tenant's Namespace Attachment, nvme-peer's own and
+ * for the VF's controller only, changes nothing the primary sees of the
+ * namespace: the primary's own reservation on it stays active through
+ * the tenant's reserve (attach) and release (detach).  Before, the
+ * admin_cmd hook fenced it (reason namespace; a direct queue by a reset
+ * of the primary, which revokes every tenant).
+ */
+TEST_F_TIMEOUT(iso, tenant_attach_leaves_the_primarys_reservation, 180)
+{
+	char state[32], reason[32];
+
+	ASSERT_NE(0, np_host_view(self->rp, self->rp_cntlid, 1)[0]);
+	ASSERT_EQ(0, np_cfs_make(self->rp, "host1", "nsid=1"));
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 1, 8192, &self->fd[0],
+				    &self->m[0]));
+	ASSERT_EQ(0, np_cfs_read(self->rp, "host1", "state", state,
+				 sizeof(state)));
+	EXPECT_STREQ("active", state);
+	np_iso_drop(&self->fd[0], &self->m[0]);
+	EXPECT_EQ(0, np_settle(self->rp, NP_RP_VFS, 0));
+	ASSERT_EQ(0, np_cfs_read(self->rp, "host1", "state", state,
+				 sizeof(state)));
+	ASSERT_EQ(0, np_cfs_read(self->rp, "host1", "reason", reason,
+				 sizeof(reason)));
+	EXPECT_STREQ("active", state);
+	EXPECT_STREQ("none", reason);
+	np_cfs_clear(self->rp);
+}
+
 TEST_HARNESS_MAIN
