@@ -367,10 +367,11 @@ static bool np_db_mappable(struct nvme_peer_queue *q)
 {
 	if (np_mediated(q))
 		return true;	/* shadow doorbells: a page of its own */
-	/* a secondary controller's page: only its tenant's doorbells */
-	if (q->params.mode == NVME_PEER_MODE_ISOLATED)
-		return true;
-	/* the page holds other queues' doorbells unless the stride isolates */
+	/*
+	 * The page holds other queues' doorbells unless the stride isolates;
+	 * a secondary controller's holds nvme-pci's admin and I/O queues' of
+	 * that VF.
+	 */
 	return capable(CAP_SYS_RAWIO) ||
 	       4 * q->pctrl->info.db_stride >= PAGE_SIZE;
 }

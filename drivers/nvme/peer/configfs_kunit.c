@@ -69,7 +69,7 @@ struct np_test_attr {
 /* Every value reads back in the syntax it was written in. */
 static void np_test_round_trip(struct kunit *test)
 {
-	const struct np_test_attr good[] = {
+	static const struct np_test_attr good[] = {
 		{ &np_cfs_attr_nsid, "7\n", "7\n" },
 		{ &np_cfs_attr_nsid, "0x10", "16\n" },
 		/* a leading 0 is decimal, not octal */
@@ -128,7 +128,7 @@ static void np_test_round_trip(struct kunit *test)
 /* What each attribute refuses, with -EINVAL, leaving the value as it was. */
 static void np_test_refused(struct kunit *test)
 {
-	const struct np_test_attr bad[] = {
+	static const struct np_test_attr bad[] = {
 		{ &np_cfs_attr_nsid, "one" },
 		{ &np_cfs_attr_nsid, "" },
 		{ &np_cfs_attr_nsid, "0x100000000" },	/* -ERANGE inside */

@@ -504,8 +504,9 @@ static struct nvme_peer_ctrl *np_iso_wait_up(struct np_tenant *t)
  * -EBUSY when another isolated reservation has the namespace or an
  * administrator enabled the VFs, -ENOSPC when every VF serves a tenant
  * or the flexible resources are spent, -EAGAIN while a VF is torn down or
- * the primary resets, -EPERM for a process without CAP_SYS_RAWIO when the
- * VF has no IOMMU domain of its own, -EIO when the VF did not come up.
+ * the primary resets, -EPERM for a process without CAP_SYS_RAWIO (the
+ * VF's doorbell page holds nvme-pci's doorbells of that VF too), -EIO
+ * when the VF did not come up.
  */
 struct nvme_peer_queue *np_iso_reserve(struct nvme_peer_ctrl *pf,
 				       const struct nvme_peer_params *p,
@@ -522,6 +523,9 @@ struct nvme_peer_queue *np_iso_reserve(struct nvme_peer_ctrl *pf,
 	ret = np_reserve_validate(pf, p);
 	if (!ret && want_qid)
 		ret = -EINVAL;
+	/* the VF's doorbell page is nvme-pci's too: np_needs_rawio() */
+	if (!ret && owner != NP_OWNER_KERNEL && !capable(CAP_SYS_RAWIO))
+		ret = -EPERM;
 	if (!ret)
 		ret = np_sriov_caps(pf, &caps);
 	if (!ret && (caps.vqfrsm < NP_ISO_NVQ || !caps.vifrsm))
@@ -533,12 +537,6 @@ struct nvme_peer_queue *np_iso_reserve(struct nvme_peer_ctrl *pf,
 	t = np_iso_claim(pf, p->nsid, &ret);
 	if (!t)
 		return ERR_PTR(ret);
-	if (owner != NP_OWNER_KERNEL && !capable(CAP_SYS_RAWIO) &&
-	    np_isolated_guarantee(t->vf, p->peer) !=
-	    NVME_PEER_GUARANTEE_CONTROLLER_IOMMU) {
-		ret = -EPERM;
-		goto out_leave;
-	}
 	t->nvi = min_t(u16, NP_ISO_NVI, caps.vifrsm);
 	ret = np_sriov_provision(pf, t->vfn, p->nsid, NP_ISO_NVQ, t->nvi,
 				 &cntlid);

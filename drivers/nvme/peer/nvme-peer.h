@@ -257,8 +257,13 @@ static inline bool np_isolated_mode(const struct nvme_peer_params *p)
  */
 static inline bool np_needs_rawio(const struct nvme_peer_queue *q)
 {
-	return !np_mediated(q) &&
-	       q->guarantee != NVME_PEER_GUARANTEE_CONTROLLER_IOMMU;
+	/*
+	 * Without the guard a process rings the controller's doorbells
+	 * itself, and their page holds other queues' doorbells too: the
+	 * controller's others, or on a VF nvme-pci's own admin and I/O
+	 * queues of that VF, whatever confines the VF's DMA.
+	 */
+	return !np_mediated(q);
 }
 
 /*

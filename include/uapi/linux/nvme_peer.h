@@ -81,8 +81,8 @@ enum nvme_peer_location {
  *	other namespace; an IOMMU domain of the VF's own confines its DMA
  *	(%NVME_PEER_GUARANTEE_CONTROLLER_IOMMU).  No policy and no file
  *	binding (-EINVAL): the controller cannot enforce either.  Needs no
- *	allow_direct; a process needs CAP_SYS_RAWIO unless the guarantee is
- *	%NVME_PEER_GUARANTEE_CONTROLLER_IOMMU.
+ *	allow_direct; a process needs CAP_SYS_RAWIO (the VF's doorbell page
+ *	holds the host driver's doorbells of that VF too).
  */
 enum nvme_peer_mode {
 	NVME_PEER_MODE_MEDIATED,
