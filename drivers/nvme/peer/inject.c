@@ -16,6 +16,9 @@
  *   fail_delete          a Delete SQ/CQ command fails as if the controller
  *                        had refused it (not sent)
  *   fail_create          a Create I/O CQ/SQ command fails the same way
+ *   fail_detach          a Namespace Attachment that detaches fails the
+ *                        same way (isolated mode's teardown, its check
+ *                        before a VF is handed out)
  *   lease_return_delay   after giving a layout lease back, wait delay_ms,
  *                        as a preempted work item would: the breaker
  *                        returns meanwhile
@@ -55,6 +58,7 @@ enum {
 	NP_F_RESET_BEFORE_CREATE,
 	NP_F_FAIL_DELETE,
 	NP_F_FAIL_CREATE,
+	NP_F_FAIL_DETACH,
 	NP_F_LEASE_RETURN_DELAY,
 	NP_F_MED_FREE_DELAY,
 	NP_F_DOWN_DELAY,
@@ -67,6 +71,7 @@ static struct np_fault np_faults[NP_F_NR] = {
 	[NP_F_RESET_BEFORE_CREATE] = { "reset_before_create", FAULT_ATTR_INITIALIZER },
 	[NP_F_FAIL_DELETE]	   = { "fail_delete", FAULT_ATTR_INITIALIZER },
 	[NP_F_FAIL_CREATE]	   = { "fail_create", FAULT_ATTR_INITIALIZER },
+	[NP_F_FAIL_DETACH]	   = { "fail_detach", FAULT_ATTR_INITIALIZER },
 	[NP_F_LEASE_RETURN_DELAY]  = { "lease_return_delay", FAULT_ATTR_INITIALIZER },
 	[NP_F_MED_FREE_DELAY]	   = { "med_free_delay", FAULT_ATTR_INITIALIZER },
 	[NP_F_DOWN_DELAY]	   = { "down_delay", FAULT_ATTR_INITIALIZER },
@@ -112,6 +117,11 @@ int np_inject_admin_error(const struct nvme_command *c)
 	if ((c->common.opcode == nvme_admin_create_sq ||
 	     c->common.opcode == nvme_admin_create_cq) &&
 	    np_fail(NP_F_FAIL_CREATE))
+		return NVME_SC_INTERNAL;
+	/* SEL 1: detach */
+	if (c->common.opcode == nvme_admin_ns_attach &&
+	    (le32_to_cpu(c->common.cdw10) & 0xf) == 1 &&
+	    np_fail(NP_F_FAIL_DETACH))
 		return NVME_SC_INTERNAL;
 	return 0;
 }
