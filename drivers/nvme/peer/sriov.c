@@ -13,7 +13,8 @@
  * held back from every driver (driver_override) from the moment it appears
  * until it is online with its namespace: nvme-pci would otherwise probe an
  * offline controller, which never becomes ready.  Once online, nvme-pci
- * binds it like any controller, and with peer_queues it becomes an
+ * binds it like any controller (the override then names nvme-pci: no
+ * other driver may take it), and with peer_queues it becomes an
  * nvme-peer controller of its own.  Here is decided only how a secondary
  * controller is brought up and down; who may use it is isolated mode's.
  */
@@ -41,6 +42,8 @@
 #define NP_CTRL_LIST_MAX	2047
 /* the driver_override of a VF no driver may bind yet */
 #define NP_SRIOV_HELD		"nvme-peer-held"
+/* ... and of a VF online with its namespace: nvme-pci's name */
+#define NP_SRIOV_DRIVER		"nvme"
 
 /* Identify Primary Controller Capabilities data structure (CNS 0x14) */
 struct np_id_primary_caps {
@@ -747,8 +750,12 @@ int np_sriov_provision(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid,
 	}
 	*cntlid = sec.cntlid;
 	mutex_unlock(&np_sriov_lock);
-	/* online with its namespace: drivers may have it now */
-	np_set_driver_override(vf, "");
+	/*
+	 * online with its namespace: nvme-pci may have it now, and only
+	 * nvme-pci (an empty override would let any driver whose ids match
+	 * -- vfio-pci given new_id -- take a VF that reaches the namespace)
+	 */
+	np_set_driver_override(vf, NP_SRIOV_DRIVER);
 	ret = device_attach(&vf->dev);
 	pci_dev_put(vf);
 	return ret < 0 ? ret : 0;

@@ -213,7 +213,7 @@ FIXTURE_TEARDOWN(iso)
  * The peer on its secondary controller reads and writes its namespace;
  * the primary sees the data.  QUERY and sysfs say isolated, on the VF,
  * and what confines it: controller-iommu only where the VF has an IOMMU
- * group of its own.
+ * group of its own.  The VF's driver_override names nvme-pci.
  */
 TEST_F(iso, reads_and_writes_its_namespace)
 {
@@ -239,6 +239,11 @@ TEST_F(iso, reads_and_writes_its_namespace)
 	ASSERT_EQ(0, np_read(path, s, sizeof(s)));
 	EXPECT_STREQ(np_iommu() ? "controller-iommu" : "controller", s);
 	EXPECT_EQ(1, np_online(self->rp, NP_RP_VFS));
+	/* nvme-pci's, and no other driver's, to bind (issue 31 item 8) */
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
+		 np_pci_of(in->ctrl));
+	ASSERT_EQ(0, np_read(path, s, sizeof(s)));
+	EXPECT_STREQ("nvme", s);
 
 	snprintf(bdev, sizeof(bdev), "%s",
 		 np_host_view(self->rp, self->rp_cntlid, 1));
