@@ -38,6 +38,10 @@
  *                        holding the poller's lock, as a pass stuck on a
  *                        read of a stalled peer BAR would; stalling reads
  *                        Y meanwhile
+ *   teardown_delay       an isolated tenant's teardown waits delay_ms
+ *                        before it takes the VF down, as one stuck on an
+ *                        admin command would: an unload meanwhile gives
+ *                        the primaries up after its bound
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -64,6 +68,7 @@ enum {
 	NP_F_DOWN_DELAY,
 	NP_F_DRAIN_READ_DELAY,
 	NP_F_POLLER_STALL,
+	NP_F_TEARDOWN_DELAY,
 	NP_F_NR
 };
 
@@ -77,6 +82,7 @@ static struct np_fault np_faults[NP_F_NR] = {
 	[NP_F_DOWN_DELAY]	   = { "down_delay", FAULT_ATTR_INITIALIZER },
 	[NP_F_DRAIN_READ_DELAY]	   = { "drain_read_delay", FAULT_ATTR_INITIALIZER },
 	[NP_F_POLLER_STALL]	   = { "poller_stall", FAULT_ATTR_INITIALIZER },
+	[NP_F_TEARDOWN_DELAY]	   = { "teardown_delay", FAULT_ATTR_INITIALIZER },
 };
 
 static u32 np_stall_id;
@@ -158,6 +164,11 @@ void np_inject_down(void)
 void np_inject_drain_read(void)
 {
 	np_fail_delay(NP_F_DRAIN_READ_DELAY);
+}
+
+void np_inject_teardown(void)
+{
+	np_fail_delay(NP_F_TEARDOWN_DELAY);
 }
 
 void np_inject_init(void)

@@ -75,6 +75,8 @@
 /* a teardown while the primary resets tries again this often, this long */
 #define NP_ISO_RETRY_DELAY	msecs_to_jiffies(200)
 #define NP_ISO_RETRIES		50
+/* how long unload waits for the teardowns before it gives the primaries up */
+#define NP_ISO_EXIT_WAIT	(30 * HZ)
 /* a quarantined VF's teardown is tried again after 1 s, 2 s, ... 30 s */
 #define NP_ISO_QUARANTINE_MIN	msecs_to_jiffies(1000)
 #define NP_ISO_QUARANTINE_MAX	msecs_to_jiffies(30000)
@@ -442,6 +444,7 @@ static void np_iso_teardown(struct work_struct *work)
 
 	/* leaving: no recovery is queued any more, one under way ends */
 	cancel_work_sync(&t->recover);
+	np_inject_teardown();
 	if (np_iso_primary_gone(t)) {
 		if (t->quarantined)
 			pci_info(t->vf, "nvme-peer: VF %u: quarantine ends with its primary\n",
@@ -461,7 +464,9 @@ static void np_iso_teardown(struct work_struct *work)
 	else if (t->quarantined)
 		pci_info(t->vf, "nvme-peer: VF %u clean again: back in service\n",
 			 t->vfn);
-	np_sriov_reset_vf(t->vf);
+	/* a primary gone meanwhile took the VF with it */
+	if (!np_iso_primary_gone(t))
+		np_sriov_reset_vf(t->vf);
 out_unclaim:
 	np_iso_unclaim(t);
 }
@@ -798,7 +803,14 @@ void np_iso_ctrl_gone(struct nvme_peer_ctrl *pctrl,
  * and held the module); the teardowns they started finish here, while
  * the primaries still answer, and the VFs nvme-peer enabled go.  A
  * quarantined VF's teardown is tried once more and then given back as
- * it is (logged).
+ * it is (logged).  A teardown's own retries end within 10 s
+ * (NP_ISO_RETRIES); after NP_ISO_EXIT_WAIT the unload stops waiting for
+ * them to finish their work: every primary is given up (np_iso_ctrl_gone(),
+ * which disables the VFs nvme-peer enabled), so each teardown's next step
+ * sends nothing and gives its VF back.  What remains is the step each one
+ * is in -- an admin command, bounded by nvme-core's timeouts, or an unbind
+ * -- which the unload still waits for: the teardowns run nvme-peer's code
+ * on np_wq.
  */
 void np_iso_exit(void)
 {
@@ -810,13 +822,16 @@ void np_iso_exit(void)
 	np_iso_kick_locked(NULL);
 	mutex_unlock(&np_iso_lock);
 
-	while (!wait_event_timeout(np_iso_wait, !atomic_read(&np_iso_count),
-				   30 * HZ))
-		pr_warn("unloading: waiting for secondary controllers to go down\n");
+	if (!wait_event_timeout(np_iso_wait, !atomic_read(&np_iso_count),
+				NP_ISO_EXIT_WAIT))
+		pr_warn("unloading: secondary controllers not down after %u s: their primaries are given up\n",
+			NP_ISO_EXIT_WAIT / HZ);
 	while ((pctrl = np_ctrl_next(&i))) {
 		np_iso_ctrl_gone(pctrl, NVME_PEER_REASON_UNLOAD);
 		nvme_peer_ctrl_put(pctrl);
 	}
+	/* given up: what each teardown still does sends nothing */
+	wait_event(np_iso_wait, !atomic_read(&np_iso_count));
 	/* a removal's disable still queued */
 	flush_workqueue(np_wq);
 }

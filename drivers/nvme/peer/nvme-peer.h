@@ -530,6 +530,7 @@ void np_inject_med_free(void);
 void np_inject_poller_stall(unsigned int id);
 void np_inject_down(void);
 void np_inject_drain_read(void);
+void np_inject_teardown(void);
 void np_inject_init(void);
 void np_inject_exit(void);
 struct dentry *np_inject_debugfs(void);
@@ -551,6 +552,7 @@ static inline void np_inject_med_free(void) { }
 static inline void np_inject_poller_stall(unsigned int id) { }
 static inline void np_inject_down(void) { }
 static inline void np_inject_drain_read(void) { }
+static inline void np_inject_teardown(void) { }
 static inline void np_inject_init(void) { }
 static inline void np_inject_exit(void) { }
 static inline struct dentry *np_inject_debugfs(void)
