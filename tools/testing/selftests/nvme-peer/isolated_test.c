@@ -936,6 +936,40 @@ TEST_F_TIMEOUT(iso, failed_detach_quarantines_the_vf, 180)
 			       8, 5000));
 }
 
+/*
+ * The handout's check cannot detach the namespace left on the VF
+ * (fail_detach armed): the reserve is refused (-EBUSY) and the VF
+ * quarantined, not handed out; once the detach works again its teardown
+ * detaches the namespace and the VF serves the next tenant.
+ */
+TEST_F_TIMEOUT(iso, foreign_namespace_that_stays_refuses_the_vf, 180)
+{
+	int cntlid, online, nvq, nvi, i;
+
+	ASSERT_EQ(0, np_iso_reserve(self->sw, 2, 8192, &self->fd[0],
+				    &self->m[0]));
+	ASSERT_EQ(0, np_sec(self->sw, 2, &cntlid, &online, &nvq, &nvi));
+	ASSERT_EQ(0, np_door("attach %s %d %d", self->sw, 4, cntlid, 0, 0));
+	ASSERT_EQ(0, np_inject("fail_detach", -1, 0));
+	EXPECT_EQ(-EBUSY, np_iso_reserve(self->sw, 3, 8192, &self->fd[1],
+					 &self->m[1]));
+	for (i = 0; i < 300 && np_quarantined(self->sw, 2) != 1; i++)
+		usleep(100000);
+	EXPECT_EQ(1, np_quarantined(self->sw, 2));
+	EXPECT_EQ(0, np_sec_online(self->sw, 2));
+
+	ASSERT_EQ(0, np_inject("fail_detach", 0, 0));
+	for (i = 0; i < 600 && np_quarantined(self->sw, 2); i++)
+		usleep(100000);
+	EXPECT_EQ(0, np_quarantined(self->sw, 2));
+	EXPECT_EQ(0, np_attached(self->sw, cntlid));
+	ASSERT_EQ(0, np_iso_reserve(self->sw, 3, 8192, &self->fd[1],
+				    &self->m[1]));
+	EXPECT_EQ(1, np_sec_online(self->sw, 2));
+	EXPECT_TRUE(np_refused_ns(np_cmd_ns(self->fd[1], &self->m[1],
+					    NPQ_OPC_READ, 4, 0, 8, 5000)));
+}
+
 /* Every refusal has its errno, and leaves no secondary controller up. */
 TEST_F_TIMEOUT(iso, bad_input_changes_nothing, 180)
 {
