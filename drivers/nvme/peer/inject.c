@@ -16,6 +16,9 @@
  *   fail_delete          a Delete SQ/CQ command fails as if the controller
  *                        had refused it (not sent)
  *   fail_create          a Create I/O CQ/SQ command fails the same way
+ *   fail_detach          a Namespace Attachment that detaches fails the
+ *                        same way (isolated mode's teardown, its check
+ *                        before a VF is handed out)
  *   lease_return_delay   after giving a layout lease back, wait delay_ms,
  *                        as a preempted work item would: the breaker
  *                        returns meanwhile
@@ -43,6 +46,10 @@
  *   ns_settling          the namespace check of a reservation fails
  *                        -EAGAIN as while a Format settles, on a live
  *                        controller
+ *   teardown_delay       an isolated tenant's teardown waits delay_ms
+ *                        before it takes the VF down, as one stuck on an
+ *                        admin command would: an unload meanwhile gives
+ *                        the primaries up after its bound
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -63,6 +70,7 @@ enum {
 	NP_F_RESET_BEFORE_CREATE,
 	NP_F_FAIL_DELETE,
 	NP_F_FAIL_CREATE,
+	NP_F_FAIL_DETACH,
 	NP_F_LEASE_RETURN_DELAY,
 	NP_F_MED_FREE_DELAY,
 	NP_F_DOWN_DELAY,
@@ -70,6 +78,7 @@ enum {
 	NP_F_POLLER_STALL,
 	NP_F_CFS_DROP_DELAY,
 	NP_F_NS_SETTLING,
+	NP_F_TEARDOWN_DELAY,
 	NP_F_NR
 };
 
@@ -77,6 +86,7 @@ static struct np_fault np_faults[NP_F_NR] = {
 	[NP_F_RESET_BEFORE_CREATE] = { "reset_before_create", FAULT_ATTR_INITIALIZER },
 	[NP_F_FAIL_DELETE]	   = { "fail_delete", FAULT_ATTR_INITIALIZER },
 	[NP_F_FAIL_CREATE]	   = { "fail_create", FAULT_ATTR_INITIALIZER },
+	[NP_F_FAIL_DETACH]	   = { "fail_detach", FAULT_ATTR_INITIALIZER },
 	[NP_F_LEASE_RETURN_DELAY]  = { "lease_return_delay", FAULT_ATTR_INITIALIZER },
 	[NP_F_MED_FREE_DELAY]	   = { "med_free_delay", FAULT_ATTR_INITIALIZER },
 	[NP_F_DOWN_DELAY]	   = { "down_delay", FAULT_ATTR_INITIALIZER },
@@ -84,6 +94,7 @@ static struct np_fault np_faults[NP_F_NR] = {
 	[NP_F_POLLER_STALL]	   = { "poller_stall", FAULT_ATTR_INITIALIZER },
 	[NP_F_CFS_DROP_DELAY]	   = { "cfs_drop_delay", FAULT_ATTR_INITIALIZER },
 	[NP_F_NS_SETTLING]	   = { "ns_settling", FAULT_ATTR_INITIALIZER },
+	[NP_F_TEARDOWN_DELAY]	   = { "teardown_delay", FAULT_ATTR_INITIALIZER },
 };
 
 static u32 np_stall_id;
@@ -124,6 +135,11 @@ int np_inject_admin_error(const struct nvme_command *c)
 	if ((c->common.opcode == nvme_admin_create_sq ||
 	     c->common.opcode == nvme_admin_create_cq) &&
 	    np_fail(NP_F_FAIL_CREATE))
+		return NVME_SC_INTERNAL;
+	/* SEL 1: detach */
+	if (c->common.opcode == nvme_admin_ns_attach &&
+	    (le32_to_cpu(c->common.cdw10) & 0xf) == 1 &&
+	    np_fail(NP_F_FAIL_DETACH))
 		return NVME_SC_INTERNAL;
 	return 0;
 }
@@ -170,6 +186,11 @@ void np_inject_cfs_drop(void)
 bool np_inject_ns_settling(void)
 {
 	return np_fail(NP_F_NS_SETTLING);
+}
+
+void np_inject_teardown(void)
+{
+	np_fail_delay(NP_F_TEARDOWN_DELAY);
 }
 
 void np_inject_init(void)

@@ -15,9 +15,14 @@
  * number is claimed (np_iso_lock) before any command is sent, and becomes
  * free only when its teardown is over: the VF unbound (nvme-pci's removal
  * disables the controller, and nvme-peer frees the reservation's memory),
- * the namespace detached, the controller offline, the VF function-reset.
- * The next tenant of that VF finds a controller that was reset, and new,
- * zeroed queue memory.  The teardown runs from np_wq: it unbinds a driver,
+ * every namespace attached to its controller detached, the controller
+ * offline, the VF function-reset.  The next tenant of that VF finds a
+ * controller that was reset, and new, zeroed queue memory.  Attachments
+ * are the subsystem's and outlive all that: np_sriov_provision() checks
+ * that exactly the tenant's namespace is attached before the VF is handed
+ * out, as the recovery does after a primary's reset; a teardown that
+ * fails keeps the VF number, quarantined, and is tried again until it
+ * succeeds.  The teardown runs from np_wq: it unbinds a driver,
  * which must not happen under a configfs intent's lock or a reserve's.
  *
  * A reset of the primary takes its secondary controllers offline (QEMU
@@ -70,6 +75,11 @@
 /* a teardown while the primary resets tries again this often, this long */
 #define NP_ISO_RETRY_DELAY	msecs_to_jiffies(200)
 #define NP_ISO_RETRIES		50
+/* how long unload waits for the teardowns before it gives the primaries up */
+#define NP_ISO_EXIT_WAIT	(30 * HZ)
+/* a quarantined VF's teardown is tried again after 1 s, 2 s, ... 30 s */
+#define NP_ISO_QUARANTINE_MIN	msecs_to_jiffies(1000)
+#define NP_ISO_QUARANTINE_MAX	msecs_to_jiffies(30000)
 
 struct np_tenant {
 	struct list_head node;		/* np_tenants */
@@ -79,8 +89,10 @@ struct np_tenant {
 	u32 nsid;
 	bool leaving;			/* its reservation is gone or failed */
 	bool provisioned;		/* online with nsid: recovered */
+	bool quarantined;		/* its teardown failed: VF out of service */
 	u16 nvi;			/* interrupt resources */
 	unsigned int tries;
+	unsigned long delay;		/* until the quarantine's next try */
 	struct delayed_work teardown;
 	struct work_struct recover;	/* after the primary's reset */
 };
@@ -96,6 +108,7 @@ static DEFINE_MUTEX(np_iso_vfs_lock);
 static LIST_HEAD(np_iso_offs);
 static DEFINE_MUTEX(np_iso_lock);
 static LIST_HEAD(np_tenants);
+static bool np_iso_unloading;			/* np_iso_lock */
 static atomic_t np_iso_count = ATOMIC_INIT(0);	/* tenants */
 static DECLARE_WAIT_QUEUE_HEAD(np_iso_wait);
 
@@ -234,7 +247,7 @@ static struct np_tenant *np_iso_claim(struct nvme_peer_ctrl *pf, u32 nsid,
 	if (!pf->iso_vfs)
 		goto out_unlock;
 	list_for_each_entry(n, &np_tenants, node) {
-		if (n->primary != pf || n->nsid != nsid)
+		if (n->primary != pf || n->nsid != nsid || n->quarantined)
 			continue;
 		ret = n->leaving ? -EAGAIN : -EBUSY;
 		goto out_unlock;
@@ -245,7 +258,7 @@ static struct np_tenant *np_iso_claim(struct nvme_peer_ctrl *pf, u32 nsid,
 		list_for_each_entry(n, &np_tenants, node) {
 			if (n->primary == pf && n->vfn == vfn) {
 				taken = true;
-				leaving |= n->leaving;
+				leaving |= n->leaving && !n->quarantined;
 			}
 		}
 		if (!taken)
@@ -349,6 +362,8 @@ static void np_iso_unclaim(struct np_tenant *t)
 	mutex_lock(&np_iso_lock);
 	list_del(&t->node);
 	mutex_unlock(&np_iso_lock);
+	/* a kick of the quarantine (np_iso_kick_locked()) queued it again */
+	cancel_delayed_work(&t->teardown);
 	if (atomic_dec_and_test(&np_iso_count))
 		wake_up_all(&np_iso_wait);
 	pci_dev_put(t->vf);
@@ -371,11 +386,55 @@ static bool np_iso_primary_gone(struct np_tenant *t)
 }
 
 /*
+ * Keep @t's VF out of service: its teardown failed with @err, so a
+ * namespace may still be attached to its secondary controller (or the
+ * controller is still online).  The tenant stays on the list, holding the
+ * VF number, and its teardown is tried again, ever less often, until the
+ * subsystem reports nothing attached to the controller and it is offline,
+ * or the primary is gone.  Returns false at unload: the VF is given back
+ * as it is (the next handout's check is what protects a tenant).
+ */
+static bool np_iso_quarantine(struct np_tenant *t, int err)
+{
+	bool first;
+
+	mutex_lock(&np_iso_lock);
+	if (np_iso_unloading) {
+		mutex_unlock(&np_iso_lock);
+		return false;
+	}
+	first = !t->quarantined;
+	t->quarantined = true;
+	t->delay = first ? NP_ISO_QUARANTINE_MIN :
+			   min(2 * t->delay, NP_ISO_QUARANTINE_MAX);
+	queue_delayed_work(np_wq, &t->teardown, t->delay);
+	mutex_unlock(&np_iso_lock);
+	if (first)
+		pci_warn(t->vf, "nvme-peer: VF %u quarantined: its secondary controller was not taken down (%d), a namespace may be attached to it; not handed out until it is\n",
+			 t->vfn, err);
+	return true;
+}
+
+/* Try the teardown of @pf's quarantined tenants (NULL: all) now. */
+static void np_iso_kick_locked(struct nvme_peer_ctrl *pf)
+{
+	struct np_tenant *t;
+
+	lockdep_assert_held(&np_iso_lock);
+	list_for_each_entry(t, &np_tenants, node)
+		if (t->quarantined && (!pf || t->primary == pf))
+			mod_delayed_work(np_wq, &t->teardown, 0);
+}
+
+/*
  * Unbind the VF (its reservation's memory is freed when nvme-pci disables
- * it), detach the namespace, take the controller offline, reset the VF,
- * give the VF number back.  While the primary resets the admin commands
- * are tried again; a primary that is gone took its VFs with it, and its
- * VF numbers may be another primary's VFs by now: nothing is sent.
+ * it), detach every namespace attached to its secondary controller, take
+ * the controller offline, reset the VF, give the VF number back.  While
+ * the primary resets the admin commands are tried again; then, and for
+ * any other failure, the VF is quarantined (np_iso_quarantine()) and
+ * never handed out before a later try succeeds.  A primary that is gone
+ * took its VFs with it, and its VF numbers may be another primary's VFs
+ * by now: nothing is sent.
  */
 static void np_iso_teardown(struct work_struct *work)
 {
@@ -385,17 +444,29 @@ static void np_iso_teardown(struct work_struct *work)
 
 	/* leaving: no recovery is queued any more, one under way ends */
 	cancel_work_sync(&t->recover);
-	if (np_iso_primary_gone(t))
+	np_inject_teardown();
+	if (np_iso_primary_gone(t)) {
+		if (t->quarantined)
+			pci_info(t->vf, "nvme-peer: VF %u: quarantine ends with its primary\n",
+				 t->vfn);
 		goto out_unclaim;
+	}
 	ret = np_sriov_unprovision(t->primary, t->vfn, t->nsid);
-	if (ret == -EAGAIN && ++t->tries < NP_ISO_RETRIES) {
+	if (ret == -EAGAIN && !t->quarantined && ++t->tries < NP_ISO_RETRIES) {
 		queue_delayed_work(np_wq, &t->teardown, NP_ISO_RETRY_DELAY);
 		return;
 	}
+	if (ret && np_iso_quarantine(t, ret))
+		return;
 	if (ret)
-		pci_warn(t->vf, "nvme-peer: secondary controller of VF %u not taken down: %d\n",
+		pci_warn(t->vf, "nvme-peer: unloading: secondary controller of VF %u not taken down: %d\n",
 			 t->vfn, ret);
-	np_sriov_reset_vf(t->vf);
+	else if (t->quarantined)
+		pci_info(t->vf, "nvme-peer: VF %u clean again: back in service\n",
+			 t->vfn);
+	/* a primary gone meanwhile took the VF with it */
+	if (!np_iso_primary_gone(t))
+		np_sriov_reset_vf(t->vf);
 out_unclaim:
 	np_iso_unclaim(t);
 }
@@ -499,11 +570,14 @@ static struct nvme_peer_ctrl *np_iso_wait_up(struct np_tenant *t)
  * waits for it to come up and reserves on it.
  *
  * Return: the reservation, or an ERR_PTR: np_reserve()'s, and
- * -EOPNOTSUPP for a primary without SR-IOV or Virtualization Management,
+ * -EOPNOTSUPP for a primary without SR-IOV or Virtualization Management
+ * or that cannot list which namespaces are attached to a controller,
  * -ENODEV for a namespace the subsystem does not have,
- * -EBUSY when another isolated reservation has the namespace or an
- * administrator enabled the VFs, -ENOSPC when every VF serves a tenant
- * or the flexible resources are spent, -EAGAIN while a VF is torn down or
+ * -EBUSY when another isolated reservation has the namespace, an
+ * administrator enabled the VFs, or another namespace stays attached to
+ * the VF's secondary controller (the VF is then quarantined), -ENOSPC
+ * when every VF serves a tenant or is quarantined, or the flexible
+ * resources are spent, -EAGAIN while a VF is torn down or
  * the primary resets, -EPERM for a process without CAP_SYS_RAWIO (the
  * VF's doorbell page holds nvme-pci's doorbells of that VF too), -EIO
  * when the VF did not come up.
@@ -667,7 +741,8 @@ void np_iso_ctrl_down(struct nvme_peer_ctrl *pctrl,
  *
  * Queues each provisioned tenant's np_iso_recover(): the reset before
  * this may have taken the secondary controllers offline.  The revoked
- * reservations stay revoked.
+ * reservations stay revoked.  The teardowns of its quarantined VFs are
+ * tried again.
  *
  * Context: nvme-pci's LIVE event: no admin command here.
  */
@@ -679,6 +754,8 @@ void np_iso_ctrl_live(struct nvme_peer_ctrl *pctrl)
 	list_for_each_entry(t, &np_tenants, node)
 		if (t->primary == pctrl && t->provisioned && !t->leaving)
 			queue_work(np_wq, &t->recover);
+	/* a reset may have cured what kept a quarantined VF dirty */
+	np_iso_kick_locked(pctrl);
 	mutex_unlock(&np_iso_lock);
 }
 
@@ -691,7 +768,8 @@ void np_iso_ctrl_live(struct nvme_peer_ctrl *pctrl)
  * nvme-peer enabled are disabled, which removes them and what their
  * reservations hold in the controllers: from np_wq at removal (nvme-pci's
  * remove of the primary is running, see above), at once at unload.  The
- * tenants are given back when their owners release them.
+ * tenants are given back when their owners release them, quarantined
+ * ones at once (their teardown sends nothing to a primary that is gone).
  */
 void np_iso_ctrl_gone(struct nvme_peer_ctrl *pctrl,
 		      enum nvme_peer_reason reason)
@@ -703,6 +781,9 @@ void np_iso_ctrl_gone(struct nvme_peer_ctrl *pctrl,
 	mutex_lock(&np_iso_vfs_lock);
 	pctrl->iso_gone = true;
 	off = np_iso_off_locked(pctrl);
+	mutex_lock(&np_iso_lock);
+	np_iso_kick_locked(pctrl);
+	mutex_unlock(&np_iso_lock);
 	mutex_unlock(&np_iso_vfs_lock);
 	np_iso_ctrl_down(pctrl, reason);
 	if (!off)
@@ -718,20 +799,37 @@ void np_iso_ctrl_gone(struct nvme_peer_ctrl *pctrl,
  *
  * Every owner has released its reservation by now (the doors are closed
  * and held the module); the teardowns they started finish here, while
- * the primaries still answer, and the VFs nvme-peer enabled go.
+ * the primaries still answer, and the VFs nvme-peer enabled go.  A
+ * quarantined VF's teardown is tried once more and then given back as
+ * it is (logged).  A teardown's own retries end within 10 s
+ * (NP_ISO_RETRIES); after NP_ISO_EXIT_WAIT the unload stops waiting for
+ * them to finish their work: every primary is given up (np_iso_ctrl_gone(),
+ * which disables the VFs nvme-peer enabled), so each teardown's next step
+ * sends nothing and gives its VF back.  What remains is the step each one
+ * is in -- an admin command, bounded by nvme-core's timeouts, or an unbind
+ * -- which the unload still waits for: the teardowns run nvme-peer's code
+ * on np_wq.
  */
 void np_iso_exit(void)
 {
 	struct nvme_peer_ctrl *pctrl;
 	unsigned long i = 0;
 
-	while (!wait_event_timeout(np_iso_wait, !atomic_read(&np_iso_count),
-				   30 * HZ))
-		pr_warn("unloading: waiting for secondary controllers to go down\n");
+	mutex_lock(&np_iso_lock);
+	np_iso_unloading = true;
+	np_iso_kick_locked(NULL);
+	mutex_unlock(&np_iso_lock);
+
+	if (!wait_event_timeout(np_iso_wait, !atomic_read(&np_iso_count),
+				NP_ISO_EXIT_WAIT))
+		pr_warn("unloading: secondary controllers not down after %u s: their primaries are given up\n",
+			NP_ISO_EXIT_WAIT / HZ);
 	while ((pctrl = np_ctrl_next(&i))) {
 		np_iso_ctrl_gone(pctrl, NVME_PEER_REASON_UNLOAD);
 		nvme_peer_ctrl_put(pctrl);
 	}
+	/* given up: what each teardown still does sends nothing */
+	wait_event(np_iso_wait, !atomic_read(&np_iso_count));
 	/* a removal's disable still queued */
 	flush_workqueue(np_wq);
 }
@@ -739,7 +837,10 @@ void np_iso_exit(void)
 #if IS_ENABLED(CONFIG_NVME_PEER_FAULT_INJECTION)
 #include <linux/debugfs.h>
 
-/* One line per tenant: "nvmeX tenant vfn V nsid N active|leaving". */
+/*
+ * One line per tenant: "nvmeX tenant vfn V nsid N STATE", STATE active,
+ * leaving or quarantined.
+ */
 static int np_iso_show(struct seq_file *m, void *v)
 {
 	struct np_tenant *t;
@@ -747,7 +848,8 @@ static int np_iso_show(struct seq_file *m, void *v)
 	mutex_lock(&np_iso_lock);
 	list_for_each_entry(t, &np_tenants, node)
 		seq_printf(m, "%s tenant vfn %u nsid %u %s\n", t->primary->name,
-			   t->vfn, t->nsid, t->leaving ? "leaving" : "active");
+			   t->vfn, t->nsid, t->quarantined ? "quarantined" :
+			   t->leaving ? "leaving" : "active");
 	mutex_unlock(&np_iso_lock);
 	return 0;
 }

@@ -13,7 +13,8 @@
  * held back from every driver (driver_override) from the moment it appears
  * until it is online with its namespace: nvme-pci would otherwise probe an
  * offline controller, which never becomes ready.  Once online, nvme-pci
- * binds it like any controller, and with peer_queues it becomes an
+ * binds it like any controller (the override then names nvme-pci: no
+ * other driver may take it), and with peer_queues it becomes an
  * nvme-peer controller of its own.  Here is decided only how a secondary
  * controller is brought up and down; who may use it is isolated mode's.
  */
@@ -31,10 +32,18 @@
 #define NP_CNS_PRIMARY_CAPS	0x14
 #define NP_CNS_SECONDARY_LIST	0x15
 #define NP_CNS_NS_ALLOCATED	0x11
+#define NP_CNS_NS_ALLOCATED_LIST	0x10
+#define NP_CNS_NS_CTRL_LIST	0x12
+/* entries of an Identify NSID list */
+#define NP_NSLIST_MAX		1024
+/* attached namespaces of one secondary controller looked at in one pass */
+#define NP_SRIOV_MAX_ATTACHED	256
 /* Namespace Attachment data: a controller list of at most this many ids */
 #define NP_CTRL_LIST_MAX	2047
 /* the driver_override of a VF no driver may bind yet */
 #define NP_SRIOV_HELD		"nvme-peer-held"
+/* ... and of a VF online with its namespace: nvme-pci's name */
+#define NP_SRIOV_DRIVER		"nvme"
 
 /* Identify Primary Controller Capabilities data structure (CNS 0x14) */
 struct np_id_primary_caps {
@@ -119,6 +128,65 @@ static unsigned int np_sriov_parse_list(const struct np_id_secondary_list *l,
 }
 
 /*
+ * How many leading entries of an Identify NSID list (@ids, @max entries)
+ * are NSIDs: the list ends at the first 0, and its NSIDs ascend from
+ * above @after; one that does not ends it too.
+ */
+static unsigned int np_nslist_count(const __le32 *ids, unsigned int max,
+				    u32 after)
+{
+	unsigned int i;
+	u32 nsid;
+
+	for (i = 0; i < max; i++) {
+		nsid = le32_to_cpu(ids[i]);
+		if (nsid <= after)
+			break;
+		after = nsid;
+	}
+	return i;
+}
+
+/* Whether a Controller List (Identify CNS 0x12) names @cntlid. */
+static bool np_ctrl_list_has(const struct np_ctrl_list *l, u16 cntlid)
+{
+	unsigned int i, n = min_t(unsigned int, le16_to_cpu(l->num),
+				  NP_CTRL_LIST_MAX);
+
+	for (i = 0; i < n; i++)
+		if (le16_to_cpu(l->ids[i]) == cntlid)
+			return true;
+	return false;
+}
+
+/*
+ * Of the @n namespaces attached to a controller (@att, of which the first
+ * NP_SRIOV_MAX_ATTACHED were seen), move those that are not @keep (0:
+ * none is kept) to the front: how many there are.
+ */
+static unsigned int np_sriov_strangers(u32 *att, unsigned int n, u32 keep)
+{
+	unsigned int i, s = 0;
+
+	n = min_t(unsigned int, n, NP_SRIOV_MAX_ATTACHED);
+	for (i = 0; i < n; i++)
+		if (att[i] != keep)
+			att[s++] = att[i];
+	return s;
+}
+
+/*
+ * Whether the @n namespaces attached to a controller (@att) are exactly
+ * @keep, or none when @keep is 0: the tenant's, nothing else.
+ */
+static bool np_sriov_exactly(const u32 *att, unsigned int n, u32 keep)
+{
+	if (!keep)
+		return !n;
+	return n == 1 && att[0] == keep;
+}
+
+/*
  * SR-IOV needs a physical function; Virtualization Management is not
  * judged by OACS bit 7 (VMS), which QEMU 7.2 leaves clear although it
  * implements the command: np_sriov_caps() asks the controller instead.
@@ -131,14 +199,14 @@ static int np_sriov_check(struct nvme_peer_ctrl *pctrl)
 }
 
 /*
- * Identify data of @cns for @nsid (CNTID 0) in a new buffer of @len
- * bytes, or NULL and *@err: -EOPNOTSUPP without SR-IOV or when the
+ * Identify data of @cns for @nsid and CNTID @cntid in a new buffer of
+ * @len bytes, or NULL and *@err: -EOPNOTSUPP without SR-IOV or when the
  * controller refuses the Identify (no Virtualization Management; an NSID
  * out of range), -ENOMEM, or np_admin_errno() of a command that did not
  * complete.
  */
 static void *np_sriov_identify(struct nvme_peer_ctrl *pctrl, u8 cns,
-			       u32 nsid, size_t len, int *err)
+			       u32 nsid, u16 cntid, size_t len, int *err)
 {
 	struct nvme_command c = { };
 	void *buf;
@@ -153,6 +221,7 @@ static void *np_sriov_identify(struct nvme_peer_ctrl *pctrl, u8 cns,
 	c.identify.opcode = nvme_admin_identify;
 	c.identify.nsid = cpu_to_le32(nsid);
 	c.identify.cns = cns;
+	c.identify.ctrlid = cpu_to_le16(cntid);
 	ret = np_admin_cmd(pctrl, &c, buf, len);
 	if (ret > 0 && (ret & 0x7ff) != NVME_SC_HOST_PATH_ERROR)
 		ret = -EOPNOTSUPP;
@@ -179,7 +248,8 @@ int np_sriov_caps(struct nvme_peer_ctrl *pctrl, struct np_sriov_caps *caps)
 	struct np_id_primary_caps *id;
 	int ret;
 
-	id = np_sriov_identify(pctrl, NP_CNS_PRIMARY_CAPS, 0, sizeof(*id), &ret);
+	id = np_sriov_identify(pctrl, NP_CNS_PRIMARY_CAPS, 0, 0, sizeof(*id),
+			       &ret);
 	if (!id)
 		return ret;
 	caps->cntlid = le16_to_cpu(id->cntlid);
@@ -212,7 +282,7 @@ int np_sriov_list(struct nvme_peer_ctrl *pctrl, struct np_sriov_sec *sec,
 	int ret;
 
 	/* from the lowest CNTLID: Identify's CNTID 0 */
-	l = np_sriov_identify(pctrl, NP_CNS_SECONDARY_LIST, 0, sizeof(*l),
+	l = np_sriov_identify(pctrl, NP_CNS_SECONDARY_LIST, 0, 0, sizeof(*l),
 			      &ret);
 	if (!l)
 		return ret;
@@ -237,7 +307,7 @@ int np_sriov_ns_exists(struct nvme_peer_ctrl *pctrl, u32 nsid)
 	struct nvme_id_ns *id;
 	int ret;
 
-	id = np_sriov_identify(pctrl, NP_CNS_NS_ALLOCATED, nsid, sizeof(*id),
+	id = np_sriov_identify(pctrl, NP_CNS_NS_ALLOCATED, nsid, 0, sizeof(*id),
 			       &ret);
 	if (!id)
 		return ret == -EOPNOTSUPP ? -ENODEV : ret;
@@ -308,9 +378,10 @@ int np_sriov_ns_attach(struct nvme_peer_ctrl *pctrl, u32 nsid, u16 cntlid,
 	c.common.opcode = nvme_admin_ns_attach;
 	c.common.nsid = cpu_to_le32(nsid);
 	c.common.cdw10 = cpu_to_le32(np_ns_attach_cdw10(attach));
-	if (cntlid == pctrl->ctrl->cntlid)
+	ret = np_inject_admin_error(&c);
+	if (!ret && cntlid == pctrl->ctrl->cntlid)
 		ret = np_admin_cmd(pctrl, &c, list, sizeof(*list));
-	else
+	else if (!ret)
 		ret = np_admin_cmd_foreign(pctrl, &c, list, sizeof(*list));
 	if (ret > 0)
 		dev_info(pctrl->ctrl->device,
@@ -483,6 +554,124 @@ static int np_sriov_errno(int ret)
 }
 
 /*
+ * The namespaces attached to controller @cntlid, as the subsystem says:
+ * every namespace it has allocated (Identify CNS 0x10, page by page) and,
+ * for each, the controllers attached to it from @cntlid up (CNS 0x12).
+ * The controller itself is not asked: a secondary controller answers
+ * nothing while it is offline.  @att gets the first NP_SRIOV_MAX_ATTACHED
+ * NSIDs, ascending.
+ *
+ * Return: how many namespaces are attached (possibly more than @att
+ * holds), or np_sriov_identify()'s errors (-EOPNOTSUPP for a controller
+ * that refuses either Identify).
+ */
+static int np_sriov_attached(struct nvme_peer_ctrl *pctrl, u16 cntlid,
+			     u32 *att)
+{
+	unsigned int i, cnt, n = 0;
+	struct np_ctrl_list *cl;
+	u32 after = 0, nsid;
+	__le32 *ids;
+	int ret = 0;
+
+	for (;;) {
+		ids = np_sriov_identify(pctrl, NP_CNS_NS_ALLOCATED_LIST, after,
+					0, NP_NSLIST_MAX * sizeof(*ids), &ret);
+		if (!ids)
+			return ret;
+		cnt = np_nslist_count(ids, NP_NSLIST_MAX, after);
+		for (i = 0; i < cnt; i++) {
+			nsid = le32_to_cpu(ids[i]);
+			cl = np_sriov_identify(pctrl, NP_CNS_NS_CTRL_LIST, nsid,
+					       cntlid, sizeof(*cl), &ret);
+			if (!cl)
+				break;
+			if (np_ctrl_list_has(cl, cntlid)) {
+				if (n < NP_SRIOV_MAX_ATTACHED)
+					att[n] = nsid;
+				n++;
+			}
+			kfree(cl);
+		}
+		if (cnt)
+			after = le32_to_cpu(ids[cnt - 1]);
+		kfree(ids);
+		if (ret)
+			return ret;
+		if (cnt < NP_NSLIST_MAX)
+			return n;
+	}
+}
+
+/*
+ * Detach the @s namespaces @att from controller @cntlid; one the
+ * controller says is not attached is as good as detached.  A detach of
+ * one not @expected is logged.  Returns 0, -EAGAIN while the primary
+ * resets, or -EBUSY for a namespace that stays attached.
+ */
+static int np_sriov_detach(struct nvme_peer_ctrl *pctrl, u16 cntlid,
+			   const u32 *att, unsigned int s, u32 expected)
+{
+	unsigned int i;
+	int st, ret = 0;
+
+	for (i = 0; i < s; i++) {
+		st = np_sriov_ns_attach(pctrl, att[i], cntlid, false);
+		if (st > 0 && (st & 0x7ff) == NP_SC_NS_NOT_ATTACHED)
+			st = 0;
+		st = np_sriov_errno(st);
+		if (!st) {
+			if (att[i] != expected)
+				dev_info(pctrl->ctrl->device,
+					 "nvme-peer: nsid %u was attached to secondary controller %u: detached\n",
+					 att[i], cntlid);
+			continue;
+		}
+		dev_warn(pctrl->ctrl->device,
+			 "nvme-peer: nsid %u stays attached to secondary controller %u: %d\n",
+			 att[i], cntlid, st);
+		if (!ret)
+			ret = st == -EAGAIN ? -EAGAIN : -EBUSY;
+	}
+	return ret;
+}
+
+/*
+ * Make the namespaces attached to secondary controller @cntlid exactly
+ * @keep (none for 0): detach every other one, then look again.  Detaching
+ * @expected (the tenant's own, at teardown) is not logged.
+ *
+ * Return: 0 when the subsystem reports exactly @keep attached, -EBUSY
+ * when it does not after one round of detaching (a detach failed, @keep
+ * is not attached, more than NP_SRIOV_MAX_ATTACHED were), -EAGAIN while
+ * the primary resets, or np_sriov_attached()'s errors.
+ */
+static int np_sriov_clean(struct nvme_peer_ctrl *pctrl, u16 cntlid, u32 keep,
+			  u32 expected)
+{
+	int n, ret, pass;
+	u32 *att;
+
+	lockdep_assert_held(&np_sriov_lock);
+	att = kcalloc(NP_SRIOV_MAX_ATTACHED, sizeof(*att), GFP_KERNEL);
+	if (!att)
+		return -ENOMEM;
+	n = np_sriov_attached(pctrl, cntlid, att);
+	for (pass = 0; n >= 0 && !np_sriov_exactly(att, n, keep); pass++) {
+		if (pass) {
+			n = -EBUSY;
+			break;
+		}
+		ret = np_sriov_detach(pctrl, cntlid, att,
+				      np_sriov_strangers(att, n, keep),
+				      expected);
+		n = ret ? ret : np_sriov_attached(pctrl, cntlid, att);
+	}
+	kfree(att);
+	return n < 0 ? n : 0;
+}
+
+/*
  * Assign @nvq queue and @nvi interrupt resources to secondary controller
  * @cntlid and take it online: 0 or the first failure's status or errno.
  */
@@ -513,14 +702,22 @@ static int np_sriov_sec_online(struct nvme_peer_ctrl *pctrl, u16 cntlid,
  * @nvi: flexible interrupt resources
  * @cntlid: returns the secondary controller's CNTLID
  *
- * Assigns the resources, takes the controller online, attaches @nsid to it
- * and only then lets drivers bind the VF (nvme-pci, which probes it in the
- * background; nvme-peer registers it when it is live).  On failure the
- * controller is offline again, its resources returned, @nsid detached.
+ * Attachments are the subsystem's: they outlive a tenant, an unbind, an
+ * FLR, and on real drives pci_disable_sriov() and power cycles.  So first
+ * every namespace attached to the secondary controller is detached
+ * (np_sriov_clean(): whatever a failed teardown, an earlier boot or an
+ * administrator left), then the resources are assigned, the controller
+ * taken online and @nsid attached; the subsystem is asked again that
+ * exactly @nsid is attached, and only then may drivers bind the VF
+ * (nvme-pci, which probes it in the background; nvme-peer registers it
+ * when it is live).  On failure the controller is offline again, its
+ * resources returned, @nsid detached.
  *
- * Return: 0, -EOPNOTSUPP, -ENODEV (no such VF), -EBUSY (online already,
- * or @nsid attached to it already), -EINVAL (resources), -ENOSPC (no
- * flexible resources left) or another errno of the admin commands.
+ * Return: 0, -EOPNOTSUPP (also a controller that cannot list the
+ * attachments: Identify CNS 0x10 or 0x12), -ENODEV (no such VF), -EBUSY
+ * (online already, @nsid attached to it already, or a namespace that
+ * stays attached to it: a detach failed), -EINVAL (resources), -ENOSPC
+ * (no flexible resources left) or another errno of the admin commands.
  */
 int np_sriov_provision(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid,
 		       u16 nvq, u16 nvi, u16 *cntlid)
@@ -540,16 +737,29 @@ int np_sriov_provision(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid,
 		ret = -EBUSY;
 		goto out_unlock;
 	}
+	ret = np_sriov_clean(pctrl, sec.cntlid, 0, 0);
+	if (ret)
+		goto out_unlock;
 	ret = np_sriov_sec_online(pctrl, sec.cntlid, nvq, nvi);
 	if (ret)
 		goto out_offline;
 	ret = np_sriov_ns_attach(pctrl, nsid, sec.cntlid, true);
 	if (ret)
 		goto out_offline;
+	/* an attach through the primary's passthrough meanwhile */
+	ret = np_sriov_clean(pctrl, sec.cntlid, nsid, 0);
+	if (ret) {
+		np_sriov_ns_attach(pctrl, nsid, sec.cntlid, false);
+		goto out_offline;
+	}
 	*cntlid = sec.cntlid;
 	mutex_unlock(&np_sriov_lock);
-	/* online with its namespace: drivers may have it now */
-	np_set_driver_override(vf, "");
+	/*
+	 * online with its namespace: nvme-pci may have it now, and only
+	 * nvme-pci (an empty override would let any driver whose ids match
+	 * -- vfio-pci given new_id -- take a VF that reaches the namespace)
+	 */
+	np_set_driver_override(vf, NP_SRIOV_DRIVER);
 	ret = device_attach(&vf->dev);
 	pci_dev_put(vf);
 	return ret < 0 ? ret : 0;
@@ -576,34 +786,40 @@ out_unlock:
  * After a reset of the primary, which may take its secondary controllers
  * offline and return their resources (QEMU 7.2 does): assign the
  * resources again, take the controller online, attach @nsid if it is not
- * (an attachment the controller kept is fine).  The VF's driver stays
- * bound.  On failure the controller is offline.
+ * (an attachment the controller kept is fine).  Online already or again,
+ * the namespaces attached to it are then made exactly @nsid
+ * (np_sriov_clean(): one attached meanwhile is detached).  The VF's
+ * driver stays bound.  On failure the controller is offline.
  *
- * Return: 1 if the controller was online already (nothing sent), 0 if it
- * is online again, or an errno as np_sriov_provision().
+ * Return: 1 if the controller was online already (nothing but the check
+ * and its detaches sent), 0 if it is online again, or an errno as
+ * np_sriov_provision().
  */
 int np_sriov_online(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid,
 		    u16 nvq, u16 nvi)
 {
 	struct np_sriov_sec sec;
+	bool was_online;
 	int ret;
 
 	mutex_lock(&np_sriov_lock);
 	ret = np_sriov_find(pctrl, vfn, &sec);
-	if (!ret && sec.online) {
-		mutex_unlock(&np_sriov_lock);
-		return 1;
-	}
 	if (ret)
 		goto out_unlock;
-	ret = np_sriov_sec_online(pctrl, sec.cntlid, nvq, nvi);
+	was_online = sec.online;
+	if (!was_online)
+		ret = np_sriov_sec_online(pctrl, sec.cntlid, nvq, nvi);
 	if (!ret) {
 		ret = np_sriov_ns_attach(pctrl, nsid, sec.cntlid, true);
 		if (ret > 0 && (ret & 0x7ff) == NP_SC_NS_ALREADY_ATTACHED)
 			ret = 0;
 	}
+	if (!ret)
+		ret = np_sriov_clean(pctrl, sec.cntlid, nsid, 0);
 	if (ret)
 		np_sriov_virt_mgmt(pctrl, NP_VIRT_SEC_OFFLINE, 0, sec.cntlid, 0);
+	else if (was_online)
+		ret = 1;
 out_unlock:
 	mutex_unlock(&np_sriov_lock);
 	return np_sriov_errno(ret);
@@ -616,19 +832,22 @@ out_unlock:
  * @nsid: the namespace np_sriov_provision() attached to it
  *
  * Unbinds the VF's driver (nvme-pci's removal revokes every reservation on
- * it) and holds it back from drivers again, detaches @nsid and takes the
- * controller offline, which returns its resources to the primary.  A
- * namespace the controller says is not attached, or a controller it no
- * longer knows (QEMU 7.2 after an FLR of the primary), is as good as
- * detached.
+ * it) and holds it back from drivers again, detaches every namespace
+ * attached to the controller (@nsid and any other: np_sriov_clean()) and
+ * takes the controller offline, which returns its resources to the
+ * primary.  A namespace the controller says is not attached is as good as
+ * detached; a secondary controller the primary no longer lists (QEMU 7.2
+ * after an FLR of the primary) has nothing attached.
  *
- * Return: 0, or the first error (the later steps are tried anyway).
+ * Return: 0 when the subsystem reports nothing attached to the controller
+ * and it is offline, or the first error (the later steps are tried
+ * anyway): -EBUSY for a namespace that stays attached.
  */
 int np_sriov_unprovision(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid)
 {
 	struct np_sriov_sec sec;
 	struct pci_dev *vf;
-	int ret, ret2, sc;
+	int ret, ret2;
 
 	vf = np_sriov_vf(pctrl->info.pdev, vfn);
 	if (vf) {
@@ -638,13 +857,12 @@ int np_sriov_unprovision(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid)
 	}
 	mutex_lock(&np_sriov_lock);
 	ret = np_sriov_find(pctrl, vfn, &sec);
-	if (ret)
+	if (ret) {
+		if (ret == -ENODEV)
+			ret = 0;
 		goto out_unlock;
-	ret = np_sriov_ns_attach(pctrl, nsid, sec.cntlid, false);
-	sc = ret > 0 ? ret & 0x7ff : 0;
-	if (sc == NP_SC_NS_NOT_ATTACHED || sc == NP_SC_CTRL_LIST_INVALID)
-		ret = 0;
-	ret = np_sriov_errno(ret);
+	}
+	ret = np_sriov_clean(pctrl, sec.cntlid, 0, nsid);
 	ret2 = np_sriov_errno(np_sriov_virt_mgmt(pctrl, NP_VIRT_SEC_OFFLINE,
 						 0, sec.cntlid, 0));
 	if (!ret)
@@ -666,10 +884,12 @@ out_unlock:
  *   provision CTRL VFN NSID NVQ NVI
  *   unprovision CTRL VFN NSID
  *   attach|detach CTRL NSID CNTLID   Namespace Attachment
+ *   attached CTRL CNTLID          np_sriov_attached(): a mask of NSIDs
  *   virt CTRL ACT RT CNTLID NR    Virtualization Management as given
  *
  * The write fails with the command's errno; sriov_status holds the NVMe
- * status (0 for none) of the last attach, detach or virt.
+ * status (0 for none) of the last attach, detach or virt, or the mask of
+ * the NSIDs below 32 the last attached found.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -714,6 +934,24 @@ static int np_sriov_open(struct inode *inode, struct file *file)
 	return single_open(file, np_sriov_show, NULL);
 }
 
+/* sriov_status: the NSIDs below 32 attached to controller @cntlid, a mask */
+static int np_sriov_door_attached(struct nvme_peer_ctrl *pctrl, u16 cntlid)
+{
+	u32 *att, mask = 0;
+	int i, n;
+
+	att = kcalloc(NP_SRIOV_MAX_ATTACHED, sizeof(*att), GFP_KERNEL);
+	if (!att)
+		return -ENOMEM;
+	n = np_sriov_attached(pctrl, cntlid, att);
+	for (i = 0; i < min(n, NP_SRIOV_MAX_ATTACHED); i++)
+		if (att[i] < 32)
+			mask |= BIT(att[i]);
+	kfree(att);
+	np_sriov_status = mask;
+	return min(n, 0);
+}
+
 static int np_sriov_run(struct nvme_peer_ctrl *pctrl, const char *cmd,
 			const u32 *a, int n)
 {
@@ -731,6 +969,8 @@ static int np_sriov_run(struct nvme_peer_ctrl *pctrl, const char *cmd,
 					  &cntlid);
 	if (!strcmp(cmd, "unprovision") && n == 2)
 		return np_sriov_unprovision(pctrl, a[0], a[1]);
+	if (!strcmp(cmd, "attached") && n == 1)
+		return np_sriov_door_attached(pctrl, a[0]);
 	if ((!strcmp(cmd, "attach") || !strcmp(cmd, "detach")) && n == 2)
 		ret = np_sriov_ns_attach(pctrl, a[0], a[1], cmd[0] == 'a');
 	else if (!strcmp(cmd, "virt") && n == 4)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite nvme_peer_sriov: sriov.c's command encodings and the parsing
- * of the Secondary Controller List, against the NVMe 2.0 layouts.
+ * KUnit suite nvme_peer_sriov: sriov.c's command encodings, the parsing
+ * of the Secondary Controller List, of Identify NSID lists and Controller
+ * Lists, against the NVMe 2.0 layouts, and the decision that a secondary
+ * controller has exactly the tenant's namespace attached.
  * Included at the end of sriov.c; runs when nvme-peer loads.
  */
 #include <kunit/test.h>
@@ -74,10 +76,83 @@ static void np_test_sriov_parse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, np_sriov_parse_list(l, sec, 3), 0U);
 }
 
+static void np_test_sriov_nslist(struct kunit *test)
+{
+	__le32 ids[6] = { cpu_to_le32(1), cpu_to_le32(3), cpu_to_le32(4),
+			  cpu_to_le32(0), cpu_to_le32(7), cpu_to_le32(9) };
+
+	/* the list ends at the first 0 */
+	KUNIT_EXPECT_EQ(test, np_nslist_count(ids, 6, 0), 3U);
+	/* at most @max entries */
+	KUNIT_EXPECT_EQ(test, np_nslist_count(ids, 2, 0), 2U);
+	/* a page asked for from above NSID 1 starts above it */
+	KUNIT_EXPECT_EQ(test, np_nslist_count(ids, 6, 1), 0U);
+	/* an NSID that does not ascend ends it: no endless paging */
+	ids[2] = cpu_to_le32(3);
+	KUNIT_EXPECT_EQ(test, np_nslist_count(ids, 6, 0), 2U);
+	ids[0] = cpu_to_le32(0);
+	KUNIT_EXPECT_EQ(test, np_nslist_count(ids, 6, 0), 0U);
+}
+
+static void np_test_sriov_ctrl_list(struct kunit *test)
+{
+	struct np_ctrl_list *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	KUNIT_EXPECT_FALSE(test, np_ctrl_list_has(l, 0));
+	l->num = cpu_to_le16(3);
+	l->ids[0] = cpu_to_le16(2);
+	l->ids[1] = cpu_to_le16(3);
+	l->ids[2] = cpu_to_le16(0x102);
+	KUNIT_EXPECT_TRUE(test, np_ctrl_list_has(l, 2));
+	/* not only the first entry: a controller that ignores CNTID */
+	KUNIT_EXPECT_TRUE(test, np_ctrl_list_has(l, 0x102));
+	KUNIT_EXPECT_FALSE(test, np_ctrl_list_has(l, 1));
+	/* entries past the count are not read */
+	l->ids[3] = cpu_to_le16(4);
+	KUNIT_EXPECT_FALSE(test, np_ctrl_list_has(l, 4));
+	/* a count beyond the list is clamped */
+	l->num = cpu_to_le16(0xffff);
+	l->ids[NP_CTRL_LIST_MAX - 1] = cpu_to_le16(9);
+	KUNIT_EXPECT_TRUE(test, np_ctrl_list_has(l, 9));
+}
+
+static void np_test_sriov_exactly(struct kunit *test)
+{
+	u32 att[4] = { 2, 3, 4, 0 };
+
+	/* the tenant's, nothing else */
+	KUNIT_EXPECT_TRUE(test, np_sriov_exactly(att + 1, 1, 3));
+	KUNIT_EXPECT_FALSE(test, np_sriov_exactly(att, 2, 3));
+	KUNIT_EXPECT_FALSE(test, np_sriov_exactly(att, 1, 3));
+	/* the tenant's missing is not exactly it */
+	KUNIT_EXPECT_FALSE(test, np_sriov_exactly(att, 0, 3));
+	/* keep 0: nothing attached */
+	KUNIT_EXPECT_TRUE(test, np_sriov_exactly(att, 0, 0));
+	KUNIT_EXPECT_FALSE(test, np_sriov_exactly(att, 1, 0));
+	/* more attached than were seen is never exactly */
+	KUNIT_EXPECT_FALSE(test, np_sriov_exactly(att + 1, NP_SRIOV_MAX_ATTACHED + 1, 3));
+
+	/* strangers: everything but the tenant's, to the front */
+	KUNIT_EXPECT_EQ(test, np_sriov_strangers(att, 3, 3), 2U);
+	KUNIT_EXPECT_EQ(test, att[0], 2U);
+	KUNIT_EXPECT_EQ(test, att[1], 4U);
+	att[0] = 2;
+	att[1] = 3;
+	att[2] = 4;
+	KUNIT_EXPECT_EQ(test, np_sriov_strangers(att, 3, 0), 3U);
+	KUNIT_EXPECT_EQ(test, np_sriov_strangers(att, 0, 0), 0U);
+	att[0] = 5;
+	KUNIT_EXPECT_EQ(test, np_sriov_strangers(att, 1, 5), 0U);
+}
+
 static struct kunit_case nvme_peer_sriov_cases[] = {
 	KUNIT_CASE(np_test_sriov_layout),
 	KUNIT_CASE(np_test_sriov_cdw10),
 	KUNIT_CASE(np_test_sriov_parse),
+	KUNIT_CASE(np_test_sriov_nslist),
+	KUNIT_CASE(np_test_sriov_ctrl_list),
+	KUNIT_CASE(np_test_sriov_exactly),
 	{}
 };
 

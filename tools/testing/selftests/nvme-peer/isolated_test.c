@@ -197,6 +197,7 @@ FIXTURE_TEARDOWN(iso)
 
 	if (!self->rp[0] || access(NP_SRIOV, F_OK))
 		return;
+	np_inject("fail_detach", 0, 0);
 	for (i = 0; i < NP_TENANTS; i++)
 		np_iso_drop(&self->fd[i], &self->m[i]);
 	/* every released tenant's secondary controller goes offline */
@@ -212,7 +213,7 @@ FIXTURE_TEARDOWN(iso)
  * The peer on its secondary controller reads and writes its namespace;
  * the primary sees the data.  QUERY and sysfs say isolated, on the VF,
  * and what confines it: controller-iommu only where the VF has an IOMMU
- * group of its own.
+ * group of its own.  The VF's driver_override names nvme-pci.
  */
 TEST_F(iso, reads_and_writes_its_namespace)
 {
@@ -238,6 +239,11 @@ TEST_F(iso, reads_and_writes_its_namespace)
 	ASSERT_EQ(0, np_read(path, s, sizeof(s)));
 	EXPECT_STREQ(np_iommu() ? "controller-iommu" : "controller", s);
 	EXPECT_EQ(1, np_online(self->rp, NP_RP_VFS));
+	/* nvme-pci's, and no other driver's, to bind (issue 31 item 8) */
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
+		 np_pci_of(in->ctrl));
+	ASSERT_EQ(0, np_read(path, s, sizeof(s)));
+	EXPECT_STREQ("nvme", s);
 
 	snprintf(bdev, sizeof(bdev), "%s",
 		 np_host_view(self->rp, self->rp_cntlid, 1));
@@ -775,6 +781,193 @@ TEST_F_TIMEOUT(iso, recycled_secondary_shows_nothing_of_the_last_tenant, 180)
 	for (i = 2; i < 64; i++)
 		EXPECT_EQ(0, cq[i].dw[3]);
 	free(zero);
+}
+
+/*
+ * Issue 31 item 2: attachments are the subsystem's, not the VF's, and
+ * outlive a tenant.  A namespace left attached to the secondary controller
+ * of the VF the next tenant gets (here nsid 4, attached by hand to VF 2 of
+ * the primary below the switch while VF 1 serves a tenant) is detached
+ * before the VF is handed out, or the VF is refused (-EBUSY): the tenant
+ * of nsid 3 gets the controller's refusal for nsid 4, and nsid 4 is
+ * unchanged as the primary sees it.
+ */
+TEST_F_TIMEOUT(iso, foreign_namespace_is_detached_before_handout, 180)
+{
+	char *before = np_aligned(8192), *after = np_aligned(8192), bdev[64];
+	int cntlid, online, nvq, nvi, ret, st;
+
+	ASSERT_NE(NULL, before);
+	ASSERT_NE(NULL, after);
+	ASSERT_EQ(0, np_iso_reserve(self->sw, 2, 8192, &self->fd[0],
+				    &self->m[0]));
+	ASSERT_EQ(0, np_sec(self->sw, 2, &cntlid, &online, &nvq, &nvi));
+	EXPECT_EQ(0, online);
+	ASSERT_EQ(0, np_door("attach %s %d %d", self->sw, 4, cntlid, 0, 0));
+	snprintf(bdev, sizeof(bdev), "%s",
+		 np_host_view(self->sw, self->sw_cntlid, 4));
+	ASSERT_NE(0, bdev[0]);
+	np_fill(before, 8192, 31);
+	ASSERT_EQ(0, np_blk_io(bdev, 1, 0, before, 8192));
+
+	ret = np_iso_reserve(self->sw, 3, 8192, &self->fd[1], &self->m[1]);
+	TH_LOG("reserve of nsid 3 with nsid 4 left on VF 2: %d", ret);
+	if (ret != -EBUSY) {
+		ASSERT_EQ(0, ret);
+		EXPECT_EQ(1, np_sec_online(self->sw, 2));
+		np_fill(self->m[1].data, 8192, 32);
+		st = np_cmd_ns(self->fd[1], &self->m[1], NPQ_OPC_WRITE, 4, 0,
+			       16, 5000);
+		TH_LOG("the tenant of nsid 3 writes nsid 4: status %#x", st);
+		EXPECT_TRUE(np_refused_ns(st));
+		st = np_cmd_ns(self->fd[1], &self->m[1], NPQ_OPC_READ, 4, 0,
+			       16, 5000);
+		TH_LOG("the tenant of nsid 3 reads nsid 4: status %#x", st);
+		EXPECT_TRUE(np_refused_ns(st));
+		EXPECT_EQ(0, np_cmd_ns(self->fd[1], &self->m[1], NPQ_OPC_READ,
+				       3, 0, 8, 5000));
+	}
+	ASSERT_EQ(0, np_blk_io(bdev, 0, 0, after, 8192));
+	EXPECT_EQ(0, memcmp(before, after, 8192));
+	free(before);
+	free(after);
+}
+
+/*
+ * The namespaces attached to secondary controller @cntlid of @ctrl, a
+ * bitmask of NSIDs 1-31 (the door's "attached"), or -1.
+ */
+static int np_attached(const char *ctrl, int cntlid)
+{
+	if (np_door("attached %s %d", ctrl, cntlid, 0, 0, 0))
+		return -1;
+	return np_read_num(NP_SRIOV_STATUS);
+}
+
+/*
+ * After the primary's reset the recovery brings the tenant's secondary
+ * controller back with exactly its namespace: one an administrator
+ * attached to it meanwhile (nsid 2, to VF 1 serving nsid 1) is detached.
+ */
+TEST_F_TIMEOUT(iso, recovery_leaves_only_the_tenants_namespace, 180)
+{
+	int cntlid, online, nvq, nvi, i;
+	char path[128];
+
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 1, 8192, &self->fd[0],
+				    &self->m[0]));
+	ASSERT_EQ(0, np_sec(self->rp, 1, &cntlid, &online, &nvq, &nvi));
+	EXPECT_EQ(1, online);
+	EXPECT_EQ(1 << 1, np_attached(self->rp, cntlid));
+	ASSERT_EQ(0, np_door("attach %s %d %d", self->rp, 2, cntlid, 0, 0));
+	EXPECT_EQ(1 << 1 | 1 << 2, np_attached(self->rp, cntlid));
+
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/reset_controller",
+		 self->rp);
+	ASSERT_EQ(0, np_write(path, "1"));
+	EXPECT_EQ(NVME_PEER_REASON_RESET, np_revoked_reason(self->fd[0]));
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/peer/live", self->rp);
+	ASSERT_EQ(0, np_wait_for(path, "1", 30));
+	for (i = 0; i < 300 && (np_sec_online(self->rp, 1) != 1 ||
+				np_attached(self->rp, cntlid) != 1 << 1); i++)
+		usleep(100000);
+	EXPECT_EQ(1, np_sec_online(self->rp, 1));
+	EXPECT_EQ(1 << 1, np_attached(self->rp, cntlid));
+}
+
+/* Whether VF @vfn of @ctrl is quarantined (debugfs isolated). */
+static int np_quarantined(const char *ctrl, int vfn)
+{
+	char buf[4096], *l, name[32], state[16];
+	int v, nsid;
+
+	if (np_read(NP_INJECT "/isolated", buf, sizeof(buf)))
+		return -1;
+	for (l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"))
+		if (sscanf(l, "%31s tenant vfn %d nsid %d %15s", name, &v,
+			   &nsid, state) == 4 && !strcmp(name, ctrl) &&
+		    v == vfn)
+			return !strcmp(state, "quarantined");
+	return 0;
+}
+
+/*
+ * A detach that fails at teardown (fault injection fail_detach): the VF
+ * is quarantined (debugfs isolated says so), never handed out -- the next
+ * tenant gets the other VF, the one after that -ENOSPC -- until its
+ * teardown, tried again, finds it clean; then it serves again, with the
+ * first tenant's namespace refused.
+ */
+TEST_F_TIMEOUT(iso, failed_detach_quarantines_the_vf, 180)
+{
+	char vf[64];
+	int i;
+
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 1, 8192, &self->fd[0],
+				    &self->m[0]));
+	snprintf(vf, sizeof(vf), "%s", np_pci_of(self->m[0].info.ctrl));
+	ASSERT_EQ(0, np_inject("fail_detach", -1, 0));
+	np_iso_drop(&self->fd[0], &self->m[0]);
+	for (i = 0; i < 300 && np_quarantined(self->rp, 1) != 1; i++)
+		usleep(100000);
+	ASSERT_EQ(1, np_quarantined(self->rp, 1));
+	EXPECT_EQ(1, np_tenants(self->rp));
+
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 2, 8192, &self->fd[1],
+				    &self->m[1]));
+	EXPECT_STRNE(vf, np_pci_of(self->m[1].info.ctrl));
+	EXPECT_EQ(0, np_cmd_ns(self->fd[1], &self->m[1], NPQ_OPC_READ, 2, 0,
+			       8, 5000));
+	EXPECT_EQ(-ENOSPC, np_iso_reserve(self->rp, 3, 8192, &self->fd[2],
+					  &self->m[2]));
+	EXPECT_EQ(1, np_quarantined(self->rp, 1));
+
+	/* the detach works again: the retried teardown finds VF 1 clean */
+	ASSERT_EQ(0, np_inject("fail_detach", 0, 0));
+	for (i = 0; i < 600 && np_quarantined(self->rp, 1); i++)
+		usleep(100000);
+	EXPECT_EQ(0, np_quarantined(self->rp, 1));
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 3, 8192, &self->fd[2],
+				    &self->m[2]));
+	EXPECT_STREQ(vf, np_pci_of(self->m[2].info.ctrl));
+	EXPECT_TRUE(np_refused_ns(np_cmd_ns(self->fd[2], &self->m[2],
+					    NPQ_OPC_READ, 1, 0, 8, 5000)));
+	EXPECT_EQ(0, np_cmd_ns(self->fd[2], &self->m[2], NPQ_OPC_READ, 3, 0,
+			       8, 5000));
+}
+
+/*
+ * The handout's check cannot detach the namespace left on the VF
+ * (fail_detach armed): the reserve is refused (-EBUSY) and the VF
+ * quarantined, not handed out; once the detach works again its teardown
+ * detaches the namespace and the VF serves the next tenant.
+ */
+TEST_F_TIMEOUT(iso, foreign_namespace_that_stays_refuses_the_vf, 180)
+{
+	int cntlid, online, nvq, nvi, i;
+
+	ASSERT_EQ(0, np_iso_reserve(self->sw, 2, 8192, &self->fd[0],
+				    &self->m[0]));
+	ASSERT_EQ(0, np_sec(self->sw, 2, &cntlid, &online, &nvq, &nvi));
+	ASSERT_EQ(0, np_door("attach %s %d %d", self->sw, 4, cntlid, 0, 0));
+	ASSERT_EQ(0, np_inject("fail_detach", -1, 0));
+	EXPECT_EQ(-EBUSY, np_iso_reserve(self->sw, 3, 8192, &self->fd[1],
+					 &self->m[1]));
+	for (i = 0; i < 300 && np_quarantined(self->sw, 2) != 1; i++)
+		usleep(100000);
+	EXPECT_EQ(1, np_quarantined(self->sw, 2));
+	EXPECT_EQ(0, np_sec_online(self->sw, 2));
+
+	ASSERT_EQ(0, np_inject("fail_detach", 0, 0));
+	for (i = 0; i < 600 && np_quarantined(self->sw, 2); i++)
+		usleep(100000);
+	EXPECT_EQ(0, np_quarantined(self->sw, 2));
+	EXPECT_EQ(0, np_attached(self->sw, cntlid));
+	ASSERT_EQ(0, np_iso_reserve(self->sw, 3, 8192, &self->fd[1],
+				    &self->m[1]));
+	EXPECT_EQ(1, np_sec_online(self->sw, 2));
+	EXPECT_TRUE(np_refused_ns(np_cmd_ns(self->fd[1], &self->m[1],
+					    NPQ_OPC_READ, 4, 0, 8, 5000)));
 }
 
 /* Every refusal has its errno, and leaves no secondary controller up. */
