@@ -23,6 +23,7 @@
 
 #include <linux/configfs.h>
 #include <linux/ctype.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/namei.h>
@@ -164,6 +165,42 @@ static struct file *np_cfs_open(struct np_cfs_res *r)
 	return file;
 }
 
+struct np_cfs_close {
+	struct work_struct work;
+	struct file *file;
+};
+
+static void np_cfs_close_work(struct work_struct *work)
+{
+	struct np_cfs_close *c = container_of(work, struct np_cfs_close, work);
+
+	fput(c->file);		/* from a worker: deferred once more */
+	kfree(c);
+}
+
+/*
+ * Close the file enabling opened: at once (an unmount may follow the
+ * disable or rmdir), but from np_wq while its file system is frozen: the
+ * last close of a file open for writing may wait for the thaw (XFS trims
+ * the blocks past EOF), and a disable, an rmdir or a controller's removal
+ * must not.  Opened with filp_open(), it holds no lock and no dnotify of
+ * a task's: fput() is its close.
+ */
+static void np_cfs_close(struct file *file)
+{
+	struct np_cfs_close *c = NULL;
+
+	if (np_file_frozen(file))
+		c = kmalloc(sizeof(*c), GFP_KERNEL);
+	if (!c) {
+		filp_close(file, NULL);
+		return;
+	}
+	INIT_WORK(&c->work, np_cfs_close_work);
+	c->file = file;
+	queue_work(np_wq, &c->work);
+}
+
 /* Let go of the reservation: attached processes see @reason. */
 static void np_cfs_release(struct np_cfs_res *r, enum nvme_peer_reason why)
 {
@@ -184,7 +221,7 @@ static void np_cfs_put(struct np_cfs_res *r)
 {
 	lockdep_assert_held(&r->lock);
 	if (r->file)
-		filp_close(r->file, NULL);
+		np_cfs_close(r->file);
 	r->file = NULL;
 	pci_dev_put(r->peer);
 	r->peer = NULL;

@@ -20,6 +20,14 @@
  * caller may hold a lease on the file at all (its owner, or CAP_LEASE) is
  * checked here when it binds, the same on every kernel.  The binding is
  * freed only after the lease is off the inode: ->lm_break() reads it.
+ *
+ * A frozen file system holds up whatever starts a transaction: the time
+ * update after a peer may have written, and the last close of a file open
+ * for writing (XFS trims blocks past EOF).  Nothing waits for either
+ * while it is frozen: a release waits for the lease and the page cache
+ * only (neither needs a thaw); the time update is made at once if the
+ * file system takes a write, else by a work item of its own after the
+ * thaw; the file is closed from np_wq then.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -60,6 +68,8 @@ struct np_bind {
 	u64 fence_ns;			/* last break: broken -> given back */
 	struct work_struct break_work;
 	struct work_struct put_work;	/* the queue let go: np_bind_put() */
+	struct work_struct time_work;	/* mtime and ctime: waits for a thaw */
+	struct work_struct free_work;	/* the last reference went */
 
 	/* the written blocks of the range, in file order (immutable) */
 	struct nvme_peer_file_extent *map;
@@ -68,12 +78,27 @@ struct np_bind {
 	struct nvme_peer_extent *lbas;	/* the same, as the policy's extents */
 };
 
-static void np_bind_free(struct kref *ref)
+/**
+ * np_file_frozen() - whether closing @file now may wait for a thaw
+ * @file: a file nvme-peer opened
+ *
+ * The last close of a file open for writing may start a transaction (XFS
+ * trims the blocks past EOF), which waits while its file system is frozen.
+ * A freeze that begins after the check is waited for by the closing
+ * process on its way back to user space (fput()'s task work), with no
+ * lock held.
+ *
+ * Return: true if @file is open for writing on a frozen file system.
+ */
+bool np_file_frozen(struct file *file)
 {
-	struct np_bind *b = container_of(ref, struct np_bind, ref);
+	return (file->f_mode & FMODE_WRITE) &&
+	       READ_ONCE(file_inode(file)->i_sb->s_writers.frozen) !=
+	       SB_UNFROZEN;
+}
 
-	if (b->lease_stuck)
-		return;		/* ->lm_break() may still read it: leaked */
+static void np_bind_do_free(struct np_bind *b)
+{
 	if (b->cred)
 		put_cred(b->cred);
 	if (b->file)
@@ -82,6 +107,29 @@ static void np_bind_free(struct kref *ref)
 	kvfree(b->daddr);
 	kvfree(b->lbas);
 	kfree(b);
+}
+
+/* From np_wq: fput() there is deferred, the close waits for no thaw. */
+static void np_bind_free_work(struct work_struct *work)
+{
+	np_bind_do_free(container_of(work, struct np_bind, free_work));
+}
+
+/*
+ * The last reference may go in a process (np_bind_sync()): the file is
+ * closed before it returns to user space (an unmount may follow), unless
+ * that would wait for a thaw.
+ */
+static void np_bind_free(struct kref *ref)
+{
+	struct np_bind *b = container_of(ref, struct np_bind, ref);
+
+	if (b->lease_stuck)
+		return;		/* ->lm_break() may still read it: leaked */
+	if (b->file && np_file_frozen(b->file))
+		queue_work(np_wq, &b->free_work);
+	else
+		np_bind_do_free(b);
 }
 
 /* Set or remove nvme-peer's lease with its kernel credential. */
@@ -123,24 +171,47 @@ static void np_bind_return_lease(struct np_bind *b)
 	mutex_unlock(&b->lease_lock);
 }
 
+/* The file's times, after the thaw. */
+static void np_bind_time_work(struct work_struct *work)
+{
+	struct np_bind *b = container_of(work, struct np_bind, time_work);
+	struct super_block *sb = file_inode(b->file)->i_sb;
+
+	sb_start_write(sb);
+	file_update_time(b->file);
+	sb_end_write(sb);
+	kref_put(&b->ref, np_bind_free);
+}
+
 /*
  * The peer may have written the range behind the page cache's back: drop
- * the cached pages so that readers see the media, and tell them it changed.
+ * the cached pages so that readers see the media, and tell them it changed:
+ * at once unless the file system is frozen (or freezing), else after the
+ * thaw, from a work item nobody waits for.
  */
 static void np_bind_written(struct np_bind *b)
 {
 	struct address_space *mapping;
+	struct super_block *sb;
 	int ret;
 
 	if (!(b->access & NVME_PEER_ACCESS_WRITE) || !b->attached)
 		return;
+	sb = file_inode(b->file)->i_sb;
 	mapping = b->file->f_mapping;
 	ret = invalidate_inode_pages2_range(mapping, b->off >> PAGE_SHIFT,
 					    (b->off + b->len - 1) >> PAGE_SHIFT);
 	if (ret)
 		pr_warn("inode %lu: cached pages of a peer-written range stay (%d)\n",
 			file_inode(b->file)->i_ino, ret);
-	file_update_time(b->file);
+	if (sb_start_write_trylock(sb)) {
+		file_update_time(b->file);
+		sb_end_write(sb);
+		return;
+	}
+	kref_get(&b->ref);
+	if (!queue_work(np_wq, &b->time_work))
+		kref_put(&b->ref, np_bind_free);	/* pending: it holds one */
 }
 
 /*
@@ -456,6 +527,8 @@ int np_bind_file(const struct nvme_peer_params *p, struct np_bind **bp)
 	mutex_init(&b->lease_lock);
 	INIT_WORK(&b->break_work, np_bind_break_work);
 	INIT_WORK(&b->put_work, np_bind_put_work);
+	INIT_WORK(&b->time_work, np_bind_time_work);
+	INIT_WORK(&b->free_work, np_bind_free_work);
 
 	ret = np_bind_take_lease(b, file);
 	if (!ret)
@@ -546,10 +619,11 @@ int np_bind_attach(struct np_bind *b, struct nvme_peer_queue *q)
  * @b: the binding, or NULL
  *
  * Detaches it from the queue at once; a work item then gives the lease
- * back, drops the page cache of a range the peer may have written and
- * drops the file once no layout break is pending.  The queue's last
- * reference may go with pctrl->lock held, and a frozen file system must
- * not block removal: none of that file-system work runs here.
+ * back, drops the page cache of a range the peer may have written, queues
+ * the time update and drops the file once no layout break is pending.
+ * The queue's last reference may go with pctrl->lock held, and a frozen
+ * file system must not block removal: none of that file-system work runs
+ * here.
  */
 void np_bind_put(struct np_bind *b)
 {
@@ -581,7 +655,9 @@ struct np_bind *np_bind_get(struct np_bind *b)
  * A release calls it without locks after dropping its reference to the
  * queue: if that was the last one, the lease is back and the page cache
  * of a peer-written range dropped when this returns; if not (the hardware
- * queue still exists), they follow when the queue goes.
+ * queue still exists), they follow when the queue goes.  Neither waits
+ * for a frozen file system; the time update and the close, which would,
+ * are not waited for (they run after the thaw).
  */
 void np_bind_sync(struct np_bind *b)
 {

@@ -487,6 +487,7 @@ int np_bind_attach(struct np_bind *b, struct nvme_peer_queue *q);
 void np_bind_put(struct np_bind *b);
 struct np_bind *np_bind_get(struct np_bind *b);
 void np_bind_sync(struct np_bind *b);
+bool np_file_frozen(struct file *file);
 void np_bind_describe(struct np_bind *b, struct np_bind_desc *d);
 extern const struct attribute_group np_bind_attr_group;
 

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
@@ -1055,6 +1056,243 @@ TEST(frozen_file_system_blocks_no_reserve)
 	np_inject("fail_delete", 0, 0);
 	close(file);
 	free(ext);
+}
+
+/*
+ * FIFREEZE or FITHAW on MNT: 0 or -errno.  The freeze keeps MNT open for
+ * the thaw: XFS refuses opens once it is shut down (its device removed),
+ * and a frozen one must still be thawed then.
+ */
+static int np_freeze(unsigned long req)
+{
+	static int fd = -1;
+	int ret;
+
+	if (fd < 0)
+		fd = open(MNT, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return -errno;
+	ret = ioctl(fd, req, 0) ? -errno : 0;
+	if (req == FITHAW) {
+		close(fd);
+		fd = -1;
+	}
+	return ret;
+}
+
+/*
+ * Run @fn(@arg) in a child and wait up to @secs for it (a child blocked in
+ * the kernel cannot be killed): on a timeout its kernel stack is logged,
+ * MNT thawed and the child reaped.  Its exit status, or -ETIMEDOUT.
+ */
+static int np_bounded(int secs, int (*fn)(const void *), const void *arg)
+{
+	char path[64], stack[4096];
+	pid_t pid = fork();
+	int st, i;
+
+	if (!pid)
+		_exit(fn(arg));
+	if (pid < 0)
+		return -ECHILD;
+	for (i = 0; i < secs * 10; i++) {
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			return WEXITSTATUS(st);
+		usleep(100000);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/stack", pid);
+	if (!np_read(path, stack, sizeof(stack)))
+		fprintf(stderr, "# still blocked after %d s:\n%s\n", secs,
+			stack);
+	np_freeze(FITHAW);
+	waitpid(pid, &st, 0);
+	return -ETIMEDOUT;
+}
+
+static int np_write_zero(const void *path)
+{
+	return -np_write(path, "0");
+}
+
+static int np_rmdir(const void *path)
+{
+	return rmdir(path) ? errno : 0;
+}
+
+/*
+ * Whether a lease (nvme-peer's layout lease) is on the inode @st is of
+ * (stat before: a shut-down XFS fails fstat()).
+ */
+static int np_leased(const struct stat *st)
+{
+	char locks[8192], key[64];
+
+	if (np_read("/proc/locks", locks, sizeof(locks)))
+		return -1;
+	snprintf(key, sizeof(key), " %02x:%02x:%lu ", major(st->st_dev),
+		 minor(st->st_dev), (unsigned long)st->st_ino);
+	return !!strstr(locks, key);
+}
+
+/* Pages of [0, @len) of @fd in the page cache. */
+static int np_cached(int fd, size_t len)
+{
+	unsigned char vec[512];
+	void *map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	int i, n = 0;
+
+	if (map == MAP_FAILED || len / 4096 > sizeof(vec))
+		return -1;
+	if (!mincore(map, len, vec))
+		for (i = 0; i < (int)(len / 4096); i++)
+			n += vec[i] & 1;
+	munmap(map, len);
+	return n;
+}
+
+/* Wait up to @secs for the mtime of @fd to differ from @before. */
+static int np_mtime_moves(int fd, const struct timespec *before, int secs)
+{
+	struct stat st;
+	int i;
+
+	for (i = 0; i < secs * 10; i++) {
+		if (!fstat(fd, &st) &&
+		    (st.st_mtim.tv_sec != before->tv_sec ||
+		     st.st_mtim.tv_nsec != before->tv_nsec))
+			return 0;
+		usleep(100000);
+	}
+	return -ETIMEDOUT;
+}
+
+/*
+ * A read-write intent @name on np_ctrl() bound to a new MNT/@file of 1 MiB
+ * (@st: its stat): the file's fd, or -errno.
+ */
+static int np_rw_intent(const char *name, const char *file, unsigned int seed,
+			struct stat *st)
+{
+	int fd = np_mkfile(file, MIB, seed), ret;
+
+	if (fd < 0)
+		return -EIO;
+	np_cfs_clear(np_ctrl());
+	ret = np_cfs_make(np_ctrl(), name,
+			  "nsid=%d file=" MNT "/%s file_access=rw", FS_NS, file);
+	if (!ret && fstat(fd, st))
+		ret = -errno;
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+/*
+ * Issue 31, item 7: an intent's release waits for no file-system work a
+ * frozen file system holds up.  Disabling and removing a read-write
+ * file-bound intent while its XFS is frozen returns at once, with the
+ * lease back and the bound range's cached pages dropped; the time update
+ * follows the thaw.  Before: the release waited for file_update_time() on
+ * the frozen XFS, and a controller's removal (REMOVED ends its intents
+ * through the same release) with it.
+ */
+TEST(frozen_file_system_blocks_no_intent_release)
+{
+	const char *ctrl = np_ctrl();
+	char buf[MIB / 4];
+	struct stat st;
+	int file, qid;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	file = np_rw_intent("frozen", "frozen-intent", 75, &st);
+	ASSERT_LE(0, file);
+	qid = np_read_num(np_cfs_path(ctrl, "frozen", "live_qid"));
+	ASSERT_LT(0, qid);
+	EXPECT_EQ(1, np_leased(&st));
+	ASSERT_EQ(sizeof(buf), pread(file, buf, sizeof(buf), 0));
+	EXPECT_LT(0, np_cached(file, MIB));
+
+	ASSERT_EQ(0, np_freeze(FIFREEZE));
+	EXPECT_EQ(0, np_bounded(10, np_write_zero,
+				np_cfs_path(ctrl, "frozen", "enable")));
+	EXPECT_EQ(0, np_leased(&st));
+	EXPECT_EQ(0, np_cached(file, MIB));
+	EXPECT_EQ(0, np_bounded(10, np_rmdir,
+				np_cfs_path(ctrl, "frozen", NULL)));
+	np_freeze(FITHAW);	/* unless a timeout did */
+	EXPECT_EQ(0, np_mtime_moves(file, &st.st_mtim, 10));
+	np_cfs_clear(ctrl);
+	close(file);
+}
+
+static int np_write_one(const void *path)
+{
+	return -np_write(path, "1");
+}
+
+/* The removals below take longer than the harness's 30 s. */
+FIXTURE(frozen) {
+	int unused;
+};
+
+FIXTURE_SETUP(frozen)
+{
+}
+
+FIXTURE_TEARDOWN(frozen)
+{
+}
+
+/*
+ * The same through the controller's removal (REMOVED ends the intent),
+ * the honest way in one VM: the file system lives on the controller that
+ * goes, and nvme-pci removes its namespaces (the XFS is shut down) before
+ * nvme-peer hears of it.  The removal returns while the XFS is frozen,
+ * with the intent down and the lease back; then the dead XFS is thawed
+ * and unmounted, the controller found again and a new XFS made.
+ * Before: the removal waited in the intent's release for the thaw, with
+ * nvme-pci's shutdown_lock held; the XFS shut down, forever.
+ */
+TEST_F_TIMEOUT(frozen, file_system_blocks_no_removal, 120)
+{
+	const char *ctrl = np_ctrl();
+	char path[256], buf[64];
+	struct stat st;
+	int file, i;
+
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	file = np_rw_intent("gone", "frozen-removed", 76, &st);
+	ASSERT_LE(0, file);
+	EXPECT_EQ(1, np_leased(&st));
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove",
+		 np_nvme_pci(0));
+
+	ASSERT_EQ(0, np_freeze(FIFREEZE));
+	EXPECT_EQ(0, np_bounded(30, np_write_one, path));
+	EXPECT_EQ(0, np_leased(&st));
+	ASSERT_EQ(0, np_cfs_read(ctrl, "gone", "state", buf, sizeof(buf)));
+	EXPECT_STREQ("down", buf);
+	ASSERT_EQ(0, np_cfs_read(ctrl, "gone", "reason", buf, sizeof(buf)));
+	EXPECT_STREQ("removed", buf);
+	np_cfs_clear(ctrl);
+	/* the time update waits for it (and fails: the XFS is shut down) */
+	EXPECT_EQ(0, np_freeze(FITHAW));
+	close(file);
+	/* the deferred closes: then the old controller's name is free */
+	for (i = 0; i < 100 && umount(MNT); i++)
+		usleep(100000);
+	EXPECT_GT(100, i);
+	ASSERT_EQ(0, np_write("/sys/bus/pci/rescan", "1"));
+	EXPECT_EQ(0, np_wait_for(np_ctrl_path("/sys/class/nvme/%s/peer/live"),
+				 "1", 30));
+	/* a new XFS at MNT, as the next tests and run-guest.sh expect */
+	for (i = 0; i < 100 && np_fs(); i++)
+		usleep(100000);
+	EXPECT_EQ(NULL, np_fs());
 }
 
 TEST_HARNESS_MAIN
