@@ -15,18 +15,30 @@
 #   make soak       one VM running the chaos run alone: SECONDS=N (600),
 #                   SEED=S (replays a seed a run printed), TOPOLOGY=T
 #                   (two-ctrl)
+#   make install    for a machine without DKMS: nvme-peer.ko into
+#                   /lib/modules/<release>/updates/ (then depmod), and the
+#                   command with its man page, completion, udev rule, unit
+#                   and examples (tools/nvme-peer/Makefile; PREFIX=/usr/local,
+#                   DESTDIR honoured, no depmod with DESTDIR).  KDIR is the
+#                   running kernel's /lib/modules/$(uname -r)/build here.
+#   make uninstall  removes all of it and the directories install made
 #
 # NP_KERNEL=6.1|6.12 picks the kernel version (default 6.12; make check runs
 # every one in NP_KERNELS), KCONFIG=test|perf its configuration, and
 # KDIR=<kernel tree> overrides both.
 
 KCONFIG ?= test
+# install and uninstall are for the running kernel (or KDIR=)
+ifneq ($(filter install uninstall,$(MAKECMDGOALS)),)
+KDIR ?= /lib/modules/$(shell uname -r)/build
+endif
 # make clean alone builds no kernel: it takes the cached tree, or none
 KDIR ?= $(shell $(CURDIR)/scripts/build-kernel \
 	  $(if $(filter-out clean,$(or $(MAKECMDGOALS),all)),,--cached) $(KCONFIG) | tail -n1)
 SELFTESTS := tools/testing/selftests/nvme-peer
 
-.PHONY: all modules selftests tool sparse checkpatch check demo bench soak clean kernel
+.PHONY: all modules selftests tool sparse checkpatch check demo bench soak clean \
+	kernel install uninstall
 
 all: modules selftests tool
 
@@ -39,9 +51,46 @@ modules:
 selftests:
 	$(MAKE) -C $(SELFTESTS) KDIR=$(KDIR)
 
-# its install: make -C tools/nvme-peer install (README.md)
 tool:
 	$(MAKE) -C tools/nvme-peer
+
+# The module of KDIR's release, as DKMS would but in updates/ (the test
+# modules np-accel and np-client are not installed).  The directories the
+# module's install makes are noted in $(DOCDIR)/installed-dirs.module, as
+# tools/nvme-peer notes its own: uninstall takes away exactly what install
+# added; depmod's files go with a /lib/modules/<release> that install made.
+PREFIX ?= /usr/local
+DOCDIR ?= $(PREFIX)/share/doc/nvme-peer
+KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+MODDIR = /lib/modules/$(KRELEASE)
+MODNOTE = $(DOCDIR)/installed-dirs.module
+
+install: modules tool
+	@test -n "$(KRELEASE)" || { echo "install: $(KDIR): no kernel.release"; exit 1; }
+	$(MAKE) -C tools/nvme-peer install
+	@set -e; made=; d=$(MODDIR)/updates; \
+	while [ -n "$$d" ] && [ ! -d "$(DESTDIR)$$d" ]; do made="$$made $$d"; d=$${d%/*}; done; \
+	{ [ ! -f "$(DESTDIR)$(MODNOTE)" ] || cat "$(DESTDIR)$(MODNOTE)"; \
+	  for d in $$made; do echo "$$d"; done; } | sort -u > "$(DESTDIR)$(MODNOTE).new"; \
+	mv "$(DESTDIR)$(MODNOTE).new" "$(DESTDIR)$(MODNOTE)"; \
+	echo "install -D -m 0644 drivers/nvme/peer/nvme-peer.ko $(DESTDIR)$(MODDIR)/updates/nvme-peer.ko"; \
+	install -D -m 0644 drivers/nvme/peer/nvme-peer.ko "$(DESTDIR)$(MODDIR)/updates/nvme-peer.ko"; \
+	if [ -z "$(DESTDIR)" ]; then echo "depmod -a $(KRELEASE)"; depmod -a "$(KRELEASE)"; fi
+
+uninstall:
+	@test -n "$(KRELEASE)" || { echo "uninstall: $(KDIR): no kernel.release"; exit 1; }
+	@set -e; m="$(DESTDIR)$(MODDIR)"; \
+	dirs=$$(cat "$(DESTDIR)$(MODNOTE)" 2>/dev/null || true); \
+	rm -f "$(DESTDIR)$(MODNOTE)"; \
+	if [ -f "$$m/updates/nvme-peer.ko" ]; then echo "rm -f $$m/updates/nvme-peer.ko"; rm -f "$$m/updates/nvme-peer.ko"; fi; \
+	if printf '%s\n' $$dirs | grep -qx "$(MODDIR)" && \
+	   [ -z "$$(find "$$m" -name '*.ko*' 2>/dev/null)" ]; then \
+		echo "rm -f $$m/modules.*"; rm -f "$$m"/modules.*; \
+	elif [ -z "$(DESTDIR)" ]; then echo "depmod -a $(KRELEASE)"; depmod -a "$(KRELEASE)"; fi; \
+	for d in $$(printf '%s\n' $$dirs | sort -r); do \
+		if [ -d "$(DESTDIR)$$d" ] && rmdir "$(DESTDIR)$$d" 2>/dev/null; then echo "rmdir $(DESTDIR)$$d"; fi; \
+	done
+	$(MAKE) -C tools/nvme-peer uninstall
 
 sparse:
 	@$(CURDIR)/scripts/sparse $(KDIR)

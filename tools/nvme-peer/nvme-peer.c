@@ -22,12 +22,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libgen.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* nvme-peer's version: dkms.conf's PACKAGE_VERSION (tests/native.sh checks) */
+#define NP_VERSION	"0.1"
+/*
+ * The save file format this nvme-peer writes and reads: save's first line
+ * is NP_FORMAT_TAG followed by it; a file without such a line is read as
+ * format 1 (peer-admin.rst, "Save file format").
+ */
+#define NP_FORMAT	1
+#define NP_FORMAT_TAG	"# nvme-peer save format "
 
 /* Exit codes (Documentation/nvme/peer-admin.rst, "Exit codes") */
 enum {
@@ -1355,12 +1366,146 @@ static int np_cmd_delete(int argc, char **argv)
 
 /* ---- save -------------------------------------------------------------- */
 
+/* The temporary file of a save under way: a signal removes it */
+static char np_save_tmp[PATH_MAX];
+static const int np_save_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGXFSZ };
+
+static void np_save_signal(int sig)
+{
+	if (np_save_tmp[0])
+		unlink(np_save_tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);	/* blocked until this handler returns, then fatal */
+}
+
+/* np_save_signal() on, or (@on 0) the caller's dispositions back */
+static void np_save_catch(int on)
+{
+	static struct sigaction old[ARRAY_SIZE(np_save_sigs)];
+	struct sigaction sa = { .sa_handler = np_save_signal };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(np_save_sigs); i++) {
+		if (!on) {
+			sigaction(np_save_sigs[i], &old[i], NULL);
+			continue;
+		}
+		sigaction(np_save_sigs[i], NULL, &old[i]);
+		/* a signal the caller ignores stays ignored */
+		if (old[i].sa_handler != SIG_IGN)
+			sigaction(np_save_sigs[i], &sa, NULL);
+	}
+}
+
+/* The save file's text; 0, or -1 with errno set (a write failed) */
+static int np_save_print(FILE *f, const struct np_list *l)
+{
+	time_t now = time(NULL);
+	char stamp[64];
+	int i, k;
+
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	fprintf(f, NP_FORMAT_TAG "%d, %s: %d reservation%s\n", NP_FORMAT,
+		stamp, l->n, l->n == 1 ? "" : "s");
+	fprintf(f, "# CTRL/NAME KEY=VALUE... (defaults left out; enable last)\n");
+	for (i = 0; i < l->n; i++) {
+		const struct np_entry *e = &l->v[i];
+
+		fprintf(f, "%s/%s", e->ctrl, e->name);
+		/* an empty value is the default where one is valid */
+		for (k = 0; k < NP_ENABLE; k++)
+			if (e->val[k][0] && strcmp(e->val[k], np_keys[k].def))
+				fprintf(f, " %s=%s", np_keys[k].name,
+					e->val[k]);
+		fprintf(f, " enable=%s\n", e->val[NP_ENABLE]);
+	}
+	if (fflush(f) || ferror(f)) {
+		if (!errno)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * @file replaced whole or not at all, as nvmetcli saves: the text goes to
+ * a temporary file next to it (mode 0600), which is synced and renamed
+ * over @file, and then the directory is synced.  A failure or a fatal
+ * signal at any point leaves @file as it was (a SIGKILL leaves the
+ * temporary file too, FILE.tmp.XXXXXX).  A symbolic link is followed: its
+ * target is replaced.
+ */
+static int np_save_file(const char *file, const struct np_list *l)
+{
+	char *real = realpath(file, NULL), dir[PATH_MAX];
+	const char *path = real ? real : file;
+	const char *step = "create a temporary file";
+	FILE *f = NULL;
+	int fd, dfd, err = 0;
+
+	if (snprintf(np_save_tmp, sizeof(np_save_tmp), "%s.tmp.XXXXXX",
+		     path) >= (int)sizeof(np_save_tmp)) {
+		np_save_tmp[0] = '\0';
+		free(real);
+		return np_fail(ENAMETOOLONG, "save: %s", file);
+	}
+	np_save_catch(1);
+	fd = mkstemp(np_save_tmp);
+	if (fd < 0) {
+		err = errno;
+		np_save_tmp[0] = '\0';
+		goto out;
+	}
+	step = "write";
+	f = fchmod(fd, 0600) ? NULL : fdopen(fd, "w");
+	if (!f || np_save_print(f, l)) {
+		err = errno;
+		goto out;
+	}
+	step = "fsync";
+	if (fsync(fd)) {
+		err = errno;
+		goto out;
+	}
+	step = "close";
+	err = fclose(f) ? errno : 0;
+	f = NULL;
+	fd = -1;
+	if (err)
+		goto out;
+	step = "rename";
+	if (rename(np_save_tmp, path)) {
+		err = errno;
+		goto out;
+	}
+	np_save_tmp[0] = '\0';
+	/* the rename is durable once the directory is */
+	step = "fsync of its directory";
+	np_copy(dir, sizeof(dir), path);
+	dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY);
+	if (dfd < 0 || fsync(dfd))
+		err = errno;
+	if (dfd >= 0)
+		close(dfd);
+out:
+	if (f)
+		fclose(f);
+	else if (fd >= 0)
+		close(fd);
+	if (np_save_tmp[0])
+		unlink(np_save_tmp);
+	np_save_tmp[0] = '\0';
+	np_save_catch(0);
+	free(real);
+	if (err)
+		return np_fail(err, "save: %s: %s", file, step);
+	return NP_EXIT_OK;
+}
+
 static int np_cmd_save(int argc, char **argv)
 {
 	struct np_list l = { 0 };
-	char why[512], stamp[64];
-	FILE *f = stdout;
-	time_t now = time(NULL);
+	char why[512];
 	int i, k, ret = NP_EXIT_OK;
 
 	if (argc > 1) {
@@ -1389,30 +1534,10 @@ static int np_cmd_save(int argc, char **argv)
 	}
 	if (ret)
 		goto out;
-	if (argc && strcmp(argv[0], "-")) {
-		f = fopen(argv[0], "w");
-		if (!f) {
-			ret = np_fail(errno, "save: %s", argv[0]);
-			goto out;
-		}
-	}
-	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	fprintf(f, "# nvme-peer save %s: %d reservation%s\n", stamp, l.n,
-		l.n == 1 ? "" : "s");
-	fprintf(f, "# CTRL/NAME KEY=VALUE... (defaults left out; enable last)\n");
-	for (i = 0; i < l.n; i++) {
-		const struct np_entry *e = &l.v[i];
-
-		fprintf(f, "%s/%s", e->ctrl, e->name);
-		/* an empty value is the default where one is valid */
-		for (k = 0; k < NP_ENABLE; k++)
-			if (e->val[k][0] && strcmp(e->val[k], np_keys[k].def))
-				fprintf(f, " %s=%s", np_keys[k].name,
-					e->val[k]);
-		fprintf(f, " enable=%s\n", e->val[NP_ENABLE]);
-	}
-	if (fflush(f) || (f != stdout && fclose(f)))
-		ret = np_fail(errno, "save: %s", argc ? argv[0] : "stdout");
+	if (argc && strcmp(argv[0], "-"))
+		ret = np_save_file(argv[0], &l);
+	else if (np_save_print(stdout, &l))
+		ret = np_fail(errno, "save: stdout");
 out:
 	np_list_free(&l);
 	return ret;
@@ -1503,15 +1628,56 @@ static int np_parse_line(char *s, const char *file, int line,
 	return errs;
 }
 
-/* The whole file into @conf: the number of errors, each said */
-static int np_parse_file(FILE *f, const char *file, struct np_conf *conf)
+/*
+ * A format line (NP_FORMAT_TAG N...): 1 if @s is one this nvme-peer reads,
+ * 0 if @s is another comment, -1 with the error said
+ */
+static int np_format_line(const char *s, const char *file, int line)
+{
+	unsigned long long v;
+	char num[24];
+	size_t n;
+
+	if (strncmp(s, NP_FORMAT_TAG, strlen(NP_FORMAT_TAG)))
+		return 0;
+	s += strlen(NP_FORMAT_TAG);
+	n = strspn(s, "0123456789");
+	snprintf(num, sizeof(num), "%.*s", (int)(n < 23 ? n : 23), s);
+	if (!n || n > 9 || (s[n] && !strchr(", \t", s[n])) ||
+	    np_parse_num(num, 1000000000, &v)) {
+		np_file_err(file, line, "format line: '%.*s' is not a format number",
+			    (int)strcspn(s, ", \t"), s);
+		return -1;
+	}
+	if (v != NP_FORMAT) {
+		np_file_err(file, line,
+			    "save file format %llu; this nvme-peer (%s) reads format %d%s",
+			    v, NP_VERSION, NP_FORMAT,
+			    v > NP_FORMAT ? ": written by a newer nvme-peer" : "");
+		return -1;
+	}
+	return 1;
+}
+
+/*
+ * The whole file into @conf: the number of errors, each said.  A read
+ * error or running out of memory is an error, not the end of the file.
+ * *@format: whether a format line was seen.
+ */
+static int np_parse_file(FILE *f, const char *file, struct np_conf *conf,
+			 int *format)
 {
 	char *buf = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	int line = 0, errs = 0;
+	int line = 0, errs = 0, r;
 
-	while ((len = getline(&buf, &cap, f)) >= 0) {
+	*format = 0;
+	for (;;) {
+		errno = 0;
+		len = getline(&buf, &cap, f);
+		if (len < 0)
+			break;
 		line++;
 		if (len && buf[len - 1] == '\n')
 			buf[--len] = '\0';
@@ -1529,10 +1695,18 @@ static int np_parse_file(FILE *f, const char *file, struct np_conf *conf)
 			errs++;
 			continue;
 		}
+		r = np_format_line(buf, file, line);
+		if (r) {
+			errs += r < 0;
+			*format = 1;
+			continue;
+		}
 		errs += np_parse_line(buf, file, line, conf);
 	}
-	if (ferror(f)) {
-		np_file_err(file, line + 1, "%s", strerror(errno));
+	/* getline() returns -1 at the end, on a read error and without memory */
+	if (ferror(f) || !feof(f)) {
+		np_file_err(file, line + 1, "cannot read: %s",
+			    strerror(errno ? errno : EIO));
 		errs++;
 	}
 	free(buf);
@@ -1545,7 +1719,7 @@ static int np_cmd_restore(int argc, char **argv)
 	struct np_made *made;
 	const char *file = "<stdin>";
 	char where[PATH_MAX + 32];
-	int check = 0, i, errs, ret = NP_EXIT_OK;
+	int check = 0, i, errs, format, ret = NP_EXIT_OK;
 	FILE *f = stdin;
 
 	if (argc && !strcmp(argv[0], "--check"))
@@ -1565,7 +1739,7 @@ static int np_cmd_restore(int argc, char **argv)
 			return np_fail(errno, "restore: %s", file) ==
 			       NP_EXIT_PERM ? NP_EXIT_PERM : NP_EXIT_FILE;
 	}
-	errs = np_parse_file(f, file, &conf);
+	errs = np_parse_file(f, file, &conf, &format);
 	if (f != stdin)
 		fclose(f);
 	if (errs) {
@@ -1575,8 +1749,9 @@ static int np_cmd_restore(int argc, char **argv)
 		goto out;
 	}
 	if (check) {
-		printf("%s: %d reservation%s, valid\n", file, conf.n,
-		       conf.n == 1 ? "" : "s");
+		printf("%s: %d reservation%s, valid (format %d%s)\n", file,
+		       conf.n, conf.n == 1 ? "" : "s", NP_FORMAT,
+		       format ? "" : ": no format line");
 		goto out;
 	}
 	made = np_alloc((conf.n + 1) * sizeof(*made));
@@ -1772,10 +1947,12 @@ static const char np_usage[] =
 "                                (default stdin; --check: validate only)\n"
 "  watch [--json] [--count N] [--timeout SEC] [--interval MS]\n"
 "                                print revocations, re-creations, deletions\n"
+"  version, --version            nvme-peer's version and save file format\n"
 "KEYs: nsid depth sq_placement cq_placement data_placement data_size peer qid\n"
 "  uid gid mode opcodes max_nlb extents file file_off file_len file_access enable\n"
 "Roots: NVME_PEER_CONFIGFS (/sys/kernel/config/nvme-peer),\n"
-"  NVME_PEER_SYSFS (/sys/class/nvme).  Documentation/nvme/peer-admin.rst\n";
+"  NVME_PEER_SYSFS (/sys/class/nvme).  man 8 nvme-peer,\n"
+"  Documentation/nvme/peer-admin.rst\n";
 
 static const struct {
 	const char *name;
@@ -1799,6 +1976,15 @@ int main(int argc, char **argv)
 	    !strcmp(argv[1], "help")) {
 		fputs(np_usage, argc < 2 ? stderr : stdout);
 		return argc < 2 ? NP_EXIT_USAGE : NP_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		if (argc > 2) {
+			np_err("version: usage: nvme-peer version");
+			return NP_EXIT_USAGE;
+		}
+		printf("nvme-peer version %s (save file format %d)\n",
+		       NP_VERSION, NP_FORMAT);
+		return NP_EXIT_OK;
 	}
 	/* --json anywhere after the command; the rest stays in order */
 	for (i = 2; i < argc; i++) {

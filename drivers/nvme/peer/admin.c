@@ -247,7 +247,8 @@ int np_ns_format(struct nvme_peer_ctrl *pctrl, struct nvme_ns *ns,
 	*nsze = le64_to_cpu(id->nsze);
 	capacity = get_capacity(ns->disk);
 	if (f->ds != np_ns_lba_shift(ns) || !f->ms != !np_ns_ms(ns) ||
-	    (capacity && *nsze != capacity >> (f->ds - SECTOR_SHIFT)))
+	    (capacity && *nsze != capacity >> (f->ds - SECTOR_SHIFT)) ||
+	    np_inject_ns_settling())
 		ret = -EAGAIN;
 out_unlock:
 	mutex_unlock(&pctrl->ctrl->scan_lock);

@@ -27,6 +27,7 @@
 #include <linux/module.h>
 #include <linux/namei.h>
 #include <linux/pci.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uidgid.h>
 
@@ -34,16 +35,35 @@
 #include "nvme-peer.h"
 
 /*
- * Re-creation after a reset: tries 200 ms apart while the namespace or the
- * controller is not back yet.
+ * Re-creation after a reset: 25 tries 200 ms apart while the namespace or
+ * the controller is not back yet, then once a second while the controller
+ * is live and the reserve says -EAGAIN (a Format settling, a VF's
+ * teardown): np_cfs_retry_delay().
  */
 #define NP_CFS_RETRIES		25
 #define NP_CFS_RETRY_DELAY	(HZ / 5)
+#define NP_CFS_SLOW_DELAY	HZ
+
+/*
+ * nvme-peer/<ctrl>/: on np_cfs_ctrls from mkdir to rmdir, which configfs
+ * refuses while an intent is below (and holds the directory's inode lock
+ * across an intent's rmdir, drop included).
+ */
+struct np_cfs_ctrl {
+	struct config_group group;
+	struct list_head node;		/* on np_cfs_ctrls, under np_cfs_lock */
+	struct list_head intents;	/* np_cfs_res.node, under np_cfs_lock */
+};
 
 /* nvme-peer/<ctrl>/<name>/ */
 struct np_cfs_res {
 	struct config_item item;
-	struct list_head node;		/* on np_cfs_list, under np_cfs_lock */
+	/*
+	 * The controller's name, kept from mkdir: configfs clears the item's
+	 * parent before ->drop_item(), while events may still walk to it.
+	 */
+	char ctrl[NP_CTRL_NAME_LEN];
+	struct list_head node;		/* on its np_cfs_ctrl, np_cfs_lock */
 	struct list_head gone_node;	/* np_cfs_ctrl_gone()'s own list */
 	struct delayed_work work;	/* re-creation after a reset */
 	struct mutex lock;		/* everything below */
@@ -71,16 +91,33 @@ struct np_cfs_res {
 };
 
 static DEFINE_MUTEX(np_cfs_lock);
-static LIST_HEAD(np_cfs_list);
+static LIST_HEAD(np_cfs_ctrls);
 
 static struct np_cfs_res *to_res(struct config_item *item)
 {
 	return container_of(item, struct np_cfs_res, item);
 }
 
+static struct np_cfs_ctrl *to_cfs_ctrl(struct config_group *group)
+{
+	return container_of(group, struct np_cfs_ctrl, group);
+}
+
 static const char *np_cfs_ctrl_name(struct np_cfs_res *r)
 {
-	return config_item_name(r->item.ci_parent);
+	return r->ctrl;
+}
+
+/* nvme-peer/@name/, or NULL */
+static struct np_cfs_ctrl *np_cfs_ctrl_find(const char *name)
+{
+	struct np_cfs_ctrl *cc;
+
+	lockdep_assert_held(&np_cfs_lock);
+	list_for_each_entry(cc, &np_cfs_ctrls, node)
+		if (!strcmp(config_item_name(&cc->group.cg_item), name))
+			return cc;
+	return NULL;
 }
 
 /* ---- what enabling takes, and gives back -------------------------------- */
@@ -247,11 +284,31 @@ static bool np_cfs_comes_back(enum nvme_peer_reason reason)
 	       reason == NVME_PEER_REASON_CTRL_DOWN;
 }
 
+/*
+ * When a re-creation that failed with @ret is tried again, or 0 for not:
+ * -ENODEV (the namespace not back yet) and -EAGAIN NP_CFS_RETRIES times
+ * quickly; after that -EAGAIN only while the controller is live, once a
+ * second for as long as it lasts.  On a controller that is not live the
+ * intent waits for its LIVE event, which queues the work again.
+ */
+static unsigned long np_cfs_retry_delay(struct np_cfs_res *r, int ret)
+{
+	lockdep_assert_held(&r->lock);
+	if (ret != -EAGAIN && ret != -ENODEV)
+		return 0;
+	if (++r->tries < NP_CFS_RETRIES)
+		return NP_CFS_RETRY_DELAY;
+	if (ret == -EAGAIN && np_ctrl_is_live(r->pctrl))
+		return NP_CFS_SLOW_DELAY;
+	return 0;
+}
+
 static void np_cfs_work(struct work_struct *work)
 {
 	struct np_cfs_res *r = container_of(to_delayed_work(work),
 					    struct np_cfs_res, work);
 	enum nvme_peer_reason reason;
+	unsigned long delay;
 	enum np_qstate state;
 	int ret;
 
@@ -268,8 +325,10 @@ static void np_cfs_work(struct work_struct *work)
 	if (!r->again)
 		goto out_unlock;
 	ret = np_cfs_reserve(r);
-	if ((ret == -EAGAIN || ret == -ENODEV) && ++r->tries < NP_CFS_RETRIES) {
-		queue_delayed_work(np_wq, &r->work, NP_CFS_RETRY_DELAY);
+	delay = np_cfs_retry_delay(r, ret);
+	if (delay) {
+		r->error = ret;
+		queue_delayed_work(np_wq, &r->work, delay);
 		goto out_unlock;
 	}
 	r->tries = 0;
@@ -297,18 +356,28 @@ out_unlock:
  *
  * Each enabled intent of @pctrl whose reservation a reset revoked is
  * reserved anew, from np_wq.  An isolated intent names the primary but
- * its reservation is on a VF: a VF's live event looks at every intent
- * (each work does nothing while its reservation is active).
+ * its reservation is on a VF: a VF's live event looks at every isolated
+ * intent (each work does nothing while its reservation is active).  The
+ * walk reads no item configfs may have unlinked: an intent being removed
+ * is on the list until its drop, with the name it was made under.
  */
 void np_cfs_ctrl_live(struct nvme_peer_ctrl *pctrl)
 {
-	bool vf = pctrl->info.pdev->is_virtfn;
+	struct np_cfs_ctrl *cc;
 	struct np_cfs_res *r;
 
 	mutex_lock(&np_cfs_lock);
-	list_for_each_entry(r, &np_cfs_list, node)
-		if (vf || !strcmp(np_cfs_ctrl_name(r), pctrl->name))
-			mod_delayed_work(np_wq, &r->work, 0);
+	if (pctrl->info.pdev->is_virtfn) {
+		list_for_each_entry(cc, &np_cfs_ctrls, node)
+			list_for_each_entry(r, &cc->intents, node)
+				if (READ_ONCE(r->p.mode) == NVME_PEER_MODE_ISOLATED)
+					mod_delayed_work(np_wq, &r->work, 0);
+	} else {
+		cc = np_cfs_ctrl_find(pctrl->name);
+		if (cc)
+			list_for_each_entry(r, &cc->intents, node)
+				mod_delayed_work(np_wq, &r->work, 0);
+	}
 	mutex_unlock(&np_cfs_lock);
 }
 
@@ -325,17 +394,18 @@ void np_cfs_ctrl_gone(struct nvme_peer_ctrl *pctrl,
 		      enum nvme_peer_reason reason)
 {
 	struct np_cfs_res *r, *next;
+	struct np_cfs_ctrl *cc;
 	LIST_HEAD(mine);
 
 	lockdep_assert_not_held(&pctrl->lock);
 	/* no intent's lock under np_cfs_lock: a live event waits for that */
 	mutex_lock(&np_cfs_lock);
-	list_for_each_entry(r, &np_cfs_list, node) {
-		if (strcmp(np_cfs_ctrl_name(r), pctrl->name))
-			continue;
-		config_item_get(&r->item);
-		list_add_tail(&r->gone_node, &mine);
-	}
+	cc = np_cfs_ctrl_find(pctrl->name);
+	if (cc)
+		list_for_each_entry(r, &cc->intents, node) {
+			config_item_get(&r->item);
+			list_add_tail(&r->gone_node, &mine);
+		}
 	mutex_unlock(&np_cfs_lock);
 	list_for_each_entry_safe(r, next, &mine, gone_node) {
 		list_del(&r->gone_node);
@@ -351,6 +421,22 @@ void np_cfs_ctrl_gone(struct nvme_peer_ctrl *pctrl,
 }
 
 /* ---- attributes: the intent, written while disabled ----------------------- */
+
+/*
+ * configfs hands a store at most this many bytes and cuts a longer write
+ * without a word (fs/configfs/file.c): a value that long may have been
+ * cut, and is refused.
+ */
+#define NP_CFS_WRITE_MAX	(SZ_4K - 1)
+
+/*
+ * Numbers are decimal, or hexadecimal after 0x; a leading 0 is decimal
+ * (kstrto*()'s base 0 would read it as octal).
+ */
+static unsigned int np_cfs_radix(const char *s)
+{
+	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+}
 
 static const char * const np_opcode_names[] = {
 	"flush", "write", "read", "write_zeroes", "dsm",
@@ -413,7 +499,8 @@ static int np_parse_extents(char *s, struct nvme_peer_extent *ext, int max)
 		if (!plus || n >= max)
 			return -EINVAL;
 		*plus++ = '\0';
-		if (kstrtou64(one, 0, &slba) || kstrtou64(plus, 0, &nlb) ||
+		if (kstrtou64(one, np_cfs_radix(one), &slba) ||
+		    kstrtou64(plus, np_cfs_radix(plus), &nlb) ||
 		    !nlb || slba + nlb < slba)
 			return -EINVAL;
 		ext[n].slba = slba;
@@ -451,7 +538,7 @@ static ssize_t np_cfs_##name##_store(struct config_item *item,		\
 	int ret;							\
 									\
 	/* -EINVAL for a number out of range too: one errno, one meaning */ \
-	if (kstrto##type(page, 0, &val) || val > (max))			\
+	if (kstrto##type(page, np_cfs_radix(page), &val) || val > (max)) \
 		return -EINVAL;						\
 	ret = np_cfs_change(r);						\
 	if (ret)							\
@@ -521,9 +608,12 @@ static ssize_t np_cfs_##name##_store(struct config_item *item,		\
 				     const char *page, size_t count)	\
 {									\
 	struct np_cfs_res *r = to_res(item);				\
-	char *word = kstrndup(page, count, GFP_KERNEL);			\
+	char *word;							\
 	int ret;							\
 									\
+	if (count >= NP_CFS_WRITE_MAX)					\
+		return -EINVAL;						\
+	word = kstrndup(page, count, GFP_KERNEL);			\
 	if (!word)							\
 		return -ENOMEM;						\
 	ret = np_cfs_change(r);						\
@@ -580,14 +670,18 @@ NP_CFS_PLACEMENT(data_placement);
 
 static int np_cfs_parse_mode(struct np_cfs_res *r, char *s)
 {
+	enum nvme_peer_mode mode;
+
 	if (!strcmp(s, "mediated"))
-		r->p.mode = NVME_PEER_MODE_MEDIATED;
+		mode = NVME_PEER_MODE_MEDIATED;
 	else if (!strcmp(s, "direct"))
-		r->p.mode = NVME_PEER_MODE_DIRECT;
+		mode = NVME_PEER_MODE_DIRECT;
 	else if (!strcmp(s, "isolated"))
-		r->p.mode = NVME_PEER_MODE_ISOLATED;
+		mode = NVME_PEER_MODE_ISOLATED;
 	else
 		return -EINVAL;
+	/* a VF's live event reads it without the intent's lock */
+	WRITE_ONCE(r->p.mode, mode);
 	return 0;
 }
 
@@ -598,13 +692,29 @@ static ssize_t np_cfs_show_mode(struct np_cfs_res *r, char *page)
 
 NP_CFS_WORD(mode, np_cfs_parse_mode, np_cfs_show_mode);
 
+/*
+ * "cpu", or a PCI device's name as the kernel writes it
+ * (domain:bus:slot.function in lower-case hex, pci_name()): the device
+ * need not exist yet, enabling looks it up.
+ */
 static int np_cfs_parse_peer(struct np_cfs_res *r, char *s)
 {
-	if (!strcmp(s, "cpu"))
-		s = "";
-	if (strlen(s) >= sizeof(r->peer_name))
+	unsigned int dom, bus, slot, fn;
+	char name[sizeof(r->peer_name)];
+	int n = 0;
+
+	if (!strcmp(s, "cpu")) {
+		r->peer_name[0] = '\0';
+		return 0;
+	}
+	if (sscanf(s, "%x:%x:%x.%u%n", &dom, &bus, &slot, &fn, &n) != 4 ||
+	    s[n] || bus > 0xff || slot > 0x1f || fn > 7)
 		return -EINVAL;
-	strscpy(r->peer_name, s, sizeof(r->peer_name));
+	/* one spelling: the one the kernel names the device with */
+	if (snprintf(name, sizeof(name), "%04x:%02x:%02x.%u", dom, bus, slot,
+		     fn) >= sizeof(name) || strcmp(name, s))
+		return -EINVAL;
+	strscpy(r->peer_name, name, sizeof(r->peer_name));
 	return 0;
 }
 
@@ -675,7 +785,7 @@ static int np_cfs_parse_uid(struct np_cfs_res *r, char *s)
 		return 0;
 	}
 	/* an id with no mapping in the writer's namespace is not "anyone" */
-	if (kstrtou32(s, 0, &id) || !uid_valid(make_kuid(current_user_ns(), id)))
+	if (kstrtou32(s, np_cfs_radix(s), &id) || !uid_valid(make_kuid(current_user_ns(), id)))
 		return -EINVAL;
 	r->uid = make_kuid(current_user_ns(), id);
 	return 0;
@@ -698,7 +808,7 @@ static int np_cfs_parse_gid(struct np_cfs_res *r, char *s)
 		r->gid = INVALID_GID;
 		return 0;
 	}
-	if (kstrtou32(s, 0, &id) || !gid_valid(make_kgid(current_user_ns(), id)))
+	if (kstrtou32(s, np_cfs_radix(s), &id) || !gid_valid(make_kgid(current_user_ns(), id)))
 		return -EINVAL;
 	r->gid = make_kgid(current_user_ns(), id);
 	return 0;
@@ -713,10 +823,13 @@ static ssize_t np_cfs_show_gid(struct np_cfs_res *r, char *page)
 
 NP_CFS_WORD(gid, np_cfs_parse_gid, np_cfs_show_gid);
 
+/* An absolute path (enabling opens it as the writer), or "" for none. */
 static int np_cfs_parse_file(struct np_cfs_res *r, char *s)
 {
 	char *path = NULL;
 
+	if (*s && *s != '/')
+		return -EINVAL;
 	if (*s) {
 		path = kstrdup(s, GFP_KERNEL);
 		if (!path)
@@ -905,7 +1018,8 @@ static const struct config_item_type np_cfs_res_type = {
 
 /**
  * np_cfs_name_ok() - whether @name may name a reservation
- * @name: 1 to %NVME_PEER_NAME_MAX - 1 characters of [A-Za-z0-9_.-]
+ * @name: 1 to %NVME_PEER_NAME_MAX - 1 characters of [A-Za-z0-9_.-], not
+ *	. or .. (a path's own components)
  *
  * Return: true if it may.
  */
@@ -914,7 +1028,8 @@ bool np_cfs_name_ok(const char *name)
 	size_t len = strnlen(name, NVME_PEER_NAME_MAX);
 	size_t i;
 
-	if (!len || len >= NVME_PEER_NAME_MAX)
+	if (!len || len >= NVME_PEER_NAME_MAX || !strcmp(name, ".") ||
+	    !strcmp(name, ".."))
 		return false;
 	for (i = 0; i < len; i++)
 		if (!isalnum(name[i]) && !strchr("_.-", name[i]))
@@ -926,6 +1041,7 @@ bool np_cfs_name_ok(const char *name)
 static struct config_item *np_cfs_res_make(struct config_group *group,
 					   const char *name)
 {
+	struct np_cfs_ctrl *cc = to_cfs_ctrl(group);
 	struct np_cfs_res *r;
 
 	if (!np_cfs_name_ok(name))
@@ -933,6 +1049,7 @@ static struct config_item *np_cfs_res_make(struct config_group *group,
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return ERR_PTR(-ENOMEM);
+	strscpy(r->ctrl, config_item_name(&group->cg_item), sizeof(r->ctrl));
 	mutex_init(&r->lock);
 	INIT_DELAYED_WORK(&r->work, np_cfs_work);
 	r->p.depth = 64;
@@ -942,7 +1059,7 @@ static struct config_item *np_cfs_res_make(struct config_group *group,
 	r->gid = INVALID_GID;
 	config_item_init_type_name(&r->item, name, &np_cfs_res_type);
 	mutex_lock(&np_cfs_lock);
-	list_add_tail(&r->node, &np_cfs_list);
+	list_add_tail(&r->node, &cc->intents);
 	mutex_unlock(&np_cfs_lock);
 	return &r->item;
 }
@@ -953,6 +1070,7 @@ static void np_cfs_res_drop(struct config_group *group,
 {
 	struct np_cfs_res *r = to_res(item);
 
+	np_inject_cfs_drop();
 	mutex_lock(&np_cfs_lock);
 	list_del(&r->node);
 	mutex_unlock(&np_cfs_lock);
@@ -972,7 +1090,7 @@ static struct configfs_group_operations np_cfs_ctrl_ops = {
 
 static void np_cfs_ctrl_release(struct config_item *item)
 {
-	kfree(to_config_group(item));
+	kfree(to_cfs_ctrl(to_config_group(item)));
 }
 
 static struct configfs_item_operations np_cfs_ctrl_item_ops = {
@@ -992,22 +1110,41 @@ static const struct config_item_type np_cfs_ctrl_type = {
 static struct config_group *np_cfs_ctrl_make(struct config_group *group,
 					     const char *name)
 {
-	struct config_group *g;
+	struct np_cfs_ctrl *cc;
 	unsigned int n;
 	char end;
 
 	if (strncmp(name, "nvme", 4) || !isdigit(name[4]) ||
-	    sscanf(name, "nvme%u%c", &n, &end) != 1 || strlen(name) >= 16)
+	    sscanf(name, "nvme%u%c", &n, &end) != 1 ||
+	    strlen(name) >= NP_CTRL_NAME_LEN)
 		return ERR_PTR(-EINVAL);
-	g = kzalloc(sizeof(*g), GFP_KERNEL);
-	if (!g)
+	cc = kzalloc(sizeof(*cc), GFP_KERNEL);
+	if (!cc)
 		return ERR_PTR(-ENOMEM);
-	config_group_init_type_name(g, name, &np_cfs_ctrl_type);
-	return g;
+	INIT_LIST_HEAD(&cc->intents);
+	config_group_init_type_name(&cc->group, name, &np_cfs_ctrl_type);
+	mutex_lock(&np_cfs_lock);
+	list_add_tail(&cc->node, &np_cfs_ctrls);
+	mutex_unlock(&np_cfs_lock);
+	return &cc->group;
+}
+
+/* rmdir nvme-peer/<ctrl>: configfs allows it only with no intent below */
+static void np_cfs_ctrl_drop(struct config_group *group,
+			     struct config_item *item)
+{
+	struct np_cfs_ctrl *cc = to_cfs_ctrl(to_config_group(item));
+
+	mutex_lock(&np_cfs_lock);
+	WARN_ON_ONCE(!list_empty(&cc->intents));
+	list_del(&cc->node);
+	mutex_unlock(&np_cfs_lock);
+	config_item_put(item);
 }
 
 static struct configfs_group_operations np_cfs_root_ops = {
 	.make_group = np_cfs_ctrl_make,
+	.drop_item = np_cfs_ctrl_drop,
 };
 
 static const struct config_item_type np_cfs_root_type = {

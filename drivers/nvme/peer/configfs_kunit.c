@@ -8,18 +8,37 @@
  */
 #include <kunit/test.h>
 
-/* A disabled intent named "kunit", on np_cfs_list until the test ends. */
+/* The controller directory the suite's intents are made in (no controller) */
+#define NP_TEST_CTRL "nvme9999"
+
+/*
+ * A disabled intent named "kunit" in a directory NP_TEST_CTRL of its own,
+ * both on nvme-peer's lists until np_test_res_drop().
+ */
 static struct np_cfs_res *np_test_res(struct kunit *test)
 {
-	struct config_item *item = np_cfs_res_make(NULL, "kunit");
+	struct config_group *g = np_cfs_ctrl_make(NULL, NP_TEST_CTRL);
+	struct config_item *item;
 
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, g);
+	item = np_cfs_res_make(g, "kunit");
+	if (IS_ERR_OR_NULL(item))
+		np_cfs_ctrl_drop(NULL, &g->cg_item);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, item);
+	KUNIT_EXPECT_STREQ(test, to_res(item)->ctrl, NP_TEST_CTRL);
 	return to_res(item);
 }
 
 static void np_test_res_drop(struct np_cfs_res *r)
 {
+	struct np_cfs_ctrl *cc;
+
+	mutex_lock(&np_cfs_lock);
+	cc = np_cfs_ctrl_find(r->ctrl);
+	mutex_unlock(&np_cfs_lock);
 	np_cfs_res_drop(NULL, &r->item);
+	if (cc)
+		np_cfs_ctrl_drop(NULL, &cc->group.cg_item);
 }
 
 /* Write @val to attribute @a of @r: 0 or the store's errno. */
@@ -53,6 +72,12 @@ static void np_test_round_trip(struct kunit *test)
 	const struct np_test_attr good[] = {
 		{ &np_cfs_attr_nsid, "7\n", "7\n" },
 		{ &np_cfs_attr_nsid, "0x10", "16\n" },
+		/* a leading 0 is decimal, not octal */
+		{ &np_cfs_attr_nsid, "010", "10\n" },
+		{ &np_cfs_attr_depth, "0128\n", "128\n" },
+		{ &np_cfs_attr_uid, "01000", "1000\n" },
+		{ &np_cfs_attr_extents, "010+08", "10+8\n" },
+		{ &np_cfs_attr_peer, "10000:e1:1f.7", "10000:e1:1f.7\n" },
 		{ &np_cfs_attr_depth, "1024", "1024\n" },
 		{ &np_cfs_attr_sq_placement, "cmb\n", "cmb\n" },
 		{ &np_cfs_attr_cq_placement, "peer", "peer\n" },
@@ -129,6 +154,17 @@ static void np_test_refused(struct kunit *test)
 		{ &np_cfs_attr_extents, "0+1,," },
 		{ &np_cfs_attr_file_access, "write" },
 		{ &np_cfs_attr_enable, "maybe" },
+		/* not a PCI device name: domain:bus:slot.function, lower case */
+		{ &np_cfs_attr_peer, "garbage" },
+		{ &np_cfs_attr_peer, "0000:zz:00.0" },
+		{ &np_cfs_attr_peer, "0000:03:00.8" },
+		{ &np_cfs_attr_peer, "0000:03:20.0" },
+		{ &np_cfs_attr_peer, "0000:0A:00.0" },
+		{ &np_cfs_attr_peer, "0000:03:00.0x" },
+		{ &np_cfs_attr_peer, "03:00.0" },
+		{ &np_cfs_attr_peer, "" },
+		/* a file is named from the root */
+		{ &np_cfs_attr_file, "mnt/a" },
 	};
 	struct np_cfs_res *r = np_test_res(test);
 	const char *before;
@@ -143,6 +179,28 @@ static void np_test_refused(struct kunit *test)
 		KUNIT_EXPECT_STREQ_MSG(test, np_test_show(test, r, bad[i].attr),
 				       before, "%s", bad[i].attr->ca_name);
 	}
+	np_test_res_drop(r);
+}
+
+/*
+ * configfs hands a store at most 4095 bytes and cuts a longer write
+ * silently: a value that fills the page may have been cut, and is refused
+ * whole.  One byte less is taken.
+ */
+static void np_test_long_write(struct kunit *test)
+{
+	struct np_cfs_res *r = np_test_res(test);
+	char *path = kunit_kzalloc(test, SZ_4K, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, path);
+	memset(path, 'a', SZ_4K - 1);
+	path[0] = '/';
+	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_file, path),
+			-EINVAL);
+	KUNIT_EXPECT_NULL(test, r->path);
+	path[SZ_4K - 2] = '\0';
+	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_file, path), 0);
+	KUNIT_EXPECT_EQ(test, r->path ? strlen(r->path) : 0, SZ_4K - 2);
 	np_test_res_drop(r);
 }
 
@@ -198,11 +256,9 @@ static void np_test_busy_while_enabled(struct kunit *test)
 /* Enabling without a controller: -ENODEV, nothing taken, still disabled. */
 static void np_test_enable_needs_ctrl(struct kunit *test)
 {
-	struct config_group *ctrl = np_cfs_ctrl_make(NULL, "nvme4242");
 	struct np_cfs_res *r = np_test_res(test);
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctrl);
-	r->item.ci_parent = &ctrl->cg_item;
+	/* NP_TEST_CTRL names no controller */
 	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_nsid, "1"), 0);
 	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_enable, "1"),
 			-ENODEV);
@@ -213,9 +269,7 @@ static void np_test_enable_needs_ctrl(struct kunit *test)
 			0);
 	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_enable, "1"),
 			-EINVAL);
-	r->item.ci_parent = NULL;
 	np_test_res_drop(r);
-	config_item_put(&ctrl->cg_item);
 }
 
 /* Names: of an intent, and of a controller's directory. */
@@ -234,6 +288,11 @@ static void np_test_names_ok(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, np_cfs_name_ok(""));
 	KUNIT_EXPECT_FALSE(test, np_cfs_name_ok("a b"));
 	KUNIT_EXPECT_FALSE(test, np_cfs_name_ok("a/b"));
+	/* names a path cannot carry as a component of its own */
+	KUNIT_EXPECT_FALSE(test, np_cfs_name_ok("."));
+	KUNIT_EXPECT_FALSE(test, np_cfs_name_ok(".."));
+	KUNIT_EXPECT_TRUE(test, np_cfs_name_ok("..."));
+	KUNIT_EXPECT_TRUE(test, np_cfs_name_ok(".a"));
 	KUNIT_EXPECT_FALSE(test, np_cfs_name_ok("\xc3\xa9"));
 	KUNIT_EXPECT_PTR_EQ(test, np_cfs_res_make(NULL, "a b"),
 			    ERR_PTR(-EINVAL));
@@ -242,13 +301,14 @@ static void np_test_names_ok(struct kunit *test)
 					ERR_PTR(-EINVAL), "%s", ctrl_bad[i]);
 	g = np_cfs_ctrl_make(NULL, "nvme12");
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, g);
-	config_item_put(&g->cg_item);
+	np_cfs_ctrl_drop(NULL, &g->cg_item);
 }
 
 static struct kunit_case nvme_peer_configfs_cases[] = {
 	KUNIT_CASE(np_test_round_trip),
 	KUNIT_CASE(np_test_refused),
 	KUNIT_CASE(np_test_extents_max),
+	KUNIT_CASE(np_test_long_write),
 	KUNIT_CASE(np_test_busy_while_enabled),
 	KUNIT_CASE(np_test_enable_needs_ctrl),
 	KUNIT_CASE(np_test_names_ok),

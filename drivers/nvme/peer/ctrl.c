@@ -173,6 +173,25 @@ void np_ctrl_del(struct nvme_peer_ctrl *pctrl)
 }
 
 /**
+ * np_ctrl_is_live() - whether @pctrl is live now (between LIVE and DOWN)
+ * @pctrl: the controller
+ *
+ * A snapshot: the controller may go down right after; its LIVE event
+ * follows then.
+ *
+ * Return: true if it is live and not removed.
+ */
+bool np_ctrl_is_live(struct nvme_peer_ctrl *pctrl)
+{
+	bool live;
+
+	spin_lock(&pctrl->state_lock);
+	live = pctrl->live && !pctrl->removed;
+	spin_unlock(&pctrl->state_lock);
+	return live;
+}
+
+/**
  * np_ctrls_close() - refuse new controllers from now on (module unload)
  */
 void np_ctrls_close(void)

@@ -35,6 +35,14 @@
  *                        holding the poller's lock, as a pass stuck on a
  *                        read of a stalled peer BAR would; stalling reads
  *                        Y meanwhile
+ *   cfs_drop_delay       an rmdir of an intent waits delay_ms after
+ *                        configfs unlinked its directory and before the
+ *                        intent leaves nvme-peer's list, as a preempted
+ *                        rmdir would: controller events meanwhile still
+ *                        find it
+ *   ns_settling          the namespace check of a reservation fails
+ *                        -EAGAIN as while a Format settles, on a live
+ *                        controller
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -60,6 +68,8 @@ enum {
 	NP_F_DOWN_DELAY,
 	NP_F_DRAIN_READ_DELAY,
 	NP_F_POLLER_STALL,
+	NP_F_CFS_DROP_DELAY,
+	NP_F_NS_SETTLING,
 	NP_F_NR
 };
 
@@ -72,6 +82,8 @@ static struct np_fault np_faults[NP_F_NR] = {
 	[NP_F_DOWN_DELAY]	   = { "down_delay", FAULT_ATTR_INITIALIZER },
 	[NP_F_DRAIN_READ_DELAY]	   = { "drain_read_delay", FAULT_ATTR_INITIALIZER },
 	[NP_F_POLLER_STALL]	   = { "poller_stall", FAULT_ATTR_INITIALIZER },
+	[NP_F_CFS_DROP_DELAY]	   = { "cfs_drop_delay", FAULT_ATTR_INITIALIZER },
+	[NP_F_NS_SETTLING]	   = { "ns_settling", FAULT_ATTR_INITIALIZER },
 };
 
 static u32 np_stall_id;
@@ -150,6 +162,16 @@ void np_inject_drain_read(void)
 	np_fail_delay(NP_F_DRAIN_READ_DELAY);
 }
 
+void np_inject_cfs_drop(void)
+{
+	np_fail_delay(NP_F_CFS_DROP_DELAY);
+}
+
+bool np_inject_ns_settling(void)
+{
+	return np_fail(NP_F_NS_SETTLING);
+}
+
 void np_inject_init(void)
 {
 	struct dentry *dir;
@@ -165,7 +187,7 @@ void np_inject_init(void)
 		dir = fault_create_debugfs_attr(f->name, np_inject_dir, &f->attr);
 		if (IS_ERR(dir))
 			continue;
-		if (i >= NP_F_LEASE_RETURN_DELAY)
+		if (i >= NP_F_LEASE_RETURN_DELAY && i != NP_F_NS_SETTLING)
 			debugfs_create_u32("delay_ms", 0600, dir, &f->delay_ms);
 		if (i == NP_F_POLLER_STALL) {
 			debugfs_create_u32("id", 0600, dir, &np_stall_id);

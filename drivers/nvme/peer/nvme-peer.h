@@ -133,12 +133,15 @@ struct np_mem {
 	const struct np_mem_ops *ops;	/* set by its importer, or NULL */
 };
 
+/* "nvme" and the controller's instance, and the NUL */
+#define NP_CTRL_NAME_LEN	16
+
 /* A controller nvme-pci told us about. */
 struct nvme_peer_ctrl {
 	struct kref ref;
 	struct nvme_ctrl *ctrl;		/* NULL once removed */
 	struct nvme_pci_peer_info info;
-	char name[16];
+	char name[NP_CTRL_NAME_LEN];
 	int instance;
 
 	/* serialises reserve, release and teardown: admin commands run under it */
@@ -301,6 +304,7 @@ struct nvme_peer_ctrl *np_ctrl_next(unsigned long *i);
 struct nvme_peer_ctrl *np_ctrl_get_by_instance(u32 instance);
 int np_ctrl_add(struct nvme_peer_ctrl *pctrl);
 void np_ctrl_del(struct nvme_peer_ctrl *pctrl);
+bool np_ctrl_is_live(struct nvme_peer_ctrl *pctrl);
 void np_ctrls_close(void);
 
 /* events.c: what nvme-pci and the PCI bus report */
@@ -530,6 +534,8 @@ void np_inject_med_free(void);
 void np_inject_poller_stall(unsigned int id);
 void np_inject_down(void);
 void np_inject_drain_read(void);
+void np_inject_cfs_drop(void);
+bool np_inject_ns_settling(void);
 void np_inject_init(void);
 void np_inject_exit(void);
 struct dentry *np_inject_debugfs(void);
@@ -551,6 +557,13 @@ static inline void np_inject_med_free(void) { }
 static inline void np_inject_poller_stall(unsigned int id) { }
 static inline void np_inject_down(void) { }
 static inline void np_inject_drain_read(void) { }
+static inline void np_inject_cfs_drop(void) { }
+
+static inline bool np_inject_ns_settling(void)
+{
+	return false;
+}
+
 static inline void np_inject_init(void) { }
 static inline void np_inject_exit(void) { }
 static inline struct dentry *np_inject_debugfs(void)

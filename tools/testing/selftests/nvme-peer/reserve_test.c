@@ -941,4 +941,71 @@ TEST_F(np, unload_resets_a_controller_that_keeps_a_queue)
 	ASSERT_EQ(0, np_sys("modprobe np-client"));
 }
 
+/*
+ * Issue 31 item 1: an intent is removed while the controller resets.
+ * configfs unlinks the directory (its parent pointer cleared) before
+ * nvme-peer's drop takes the intent off its list; cfs_drop_delay holds
+ * the drop 3 s there while the reset's LIVE event walks the list.  The
+ * walk must not reach the controller's name through the unlinked item
+ * (it did: a NULL dereference in np_cfs_ctrl_live() from nvme-pci's reset
+ * work, after which the controller never reset again).  The neighbour
+ * intent comes back, the rmdir completes, the controller resets again.
+ */
+TEST_F_TIMEOUT(np, intent_removed_during_a_reset, 120)
+{
+	struct np_ctx *c = &self->c;
+	char buf[64];
+	int status;
+	pid_t rm;
+
+	ASSERT_EQ(0, np_cfs_make(c->name, "stay", "nsid=1"));
+	ASSERT_EQ(0, mkdir(np_cfs_path(c->name, "gone", NULL), 0755));
+	ASSERT_EQ(0, np_inject("cfs_drop_delay", 1, 3000));
+	rm = fork();
+	ASSERT_LE(0, rm);
+	if (!rm)
+		_exit(np_cfs_remove(c->name, "gone") ? 1 : 0);
+	usleep(500000);		/* the rmdir is in the drop's delay */
+	ASSERT_EQ(0, np_reset(c));
+	ASSERT_EQ(0, np_wait_for(np_cfs_path(c->name, "stay", "generation"),
+				 "2", 30));
+	ASSERT_EQ(rm, waitpid(rm, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	EXPECT_NE(0, access(np_cfs_path(c->name, "gone", NULL), F_OK));
+	/* the controller's reset work is whole: it resets again */
+	ASSERT_EQ(0, np_ctx_init(c));
+	ASSERT_EQ(0, np_reset(c));
+	ASSERT_EQ(0, np_wait_for(np_cfs_path(c->name, "stay", "generation"),
+				 "3", 30));
+	ASSERT_EQ(0, np_cfs_read(c->name, "stay", "state", buf, sizeof(buf)));
+	EXPECT_STREQ("active", buf);
+	EXPECT_EQ(0, np_cfs_remove(c->name, "stay"));
+}
+
+/*
+ * Issue 31 item 3: the re-creation after a reset meets -EAGAIN on a live
+ * controller (ns_settling: the namespace check fails as while a Format
+ * settles, 40 times: longer than the 25 quick tries).  It keeps trying
+ * while the controller is live and comes back; before, it gave up after
+ * 5 s and waited for a LIVE event that never came ("waiting" for good).
+ */
+TEST_F_TIMEOUT(np, intent_recreation_retries_while_live, 150)
+{
+	struct np_ctx *c = &self->c;
+	char buf[64];
+
+	ASSERT_EQ(0, np_cfs_make(c->name, "rl", "nsid=1"));
+	ASSERT_EQ(0, np_inject("ns_settling", 40, 0));
+	ASSERT_EQ(0, np_reset(c));
+	ASSERT_EQ(0, np_wait_for(np_cfs_path(c->name, "rl", "generation"),
+				 "2", 90));
+	ASSERT_EQ(0, np_cfs_read(c->name, "rl", "state", buf, sizeof(buf)));
+	EXPECT_STREQ("active", buf);
+	ASSERT_EQ(0, np_cfs_read(c->name, "rl", "error", buf, sizeof(buf)));
+	EXPECT_STREQ("0", buf);
+	EXPECT_EQ(0, np_inject("ns_settling", 0, 0));
+	ASSERT_EQ(0, np_ctx_init(c));
+	EXPECT_EQ(0, np_cfs_remove(c->name, "rl"));
+}
+
 TEST_HARNESS_MAIN
