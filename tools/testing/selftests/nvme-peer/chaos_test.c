@@ -106,6 +106,14 @@ struct np_worker {
 static struct timespec np_t0;	/* the run's start, for the log */
 static sigjmp_buf np_fault_jmp;
 static sigjmp_buf *np_fault_at;	/* armed while an access may fault */
+/*
+ * An epoch either removes controllers or has np-client submit, never
+ * both: np-client's peer is the CPU, and its doorbell write into a
+ * removed controller's BAR, unmapped, faults where a device's write
+ * would go nowhere (its revoke callback only counts, it stops nothing;
+ * seed 11601827426315064554, 6.12).
+ */
+static bool np_removals;
 
 static unsigned int np_rand(struct np_worker *w, unsigned int n)
 {
@@ -658,28 +666,33 @@ static int act_kill(struct np_worker *w)
 
 /* ---- the in-kernel API: np-client ------------------------------------------ */
 
-/* A random line of np-client's status: its qid, state; -1 if none. */
-static int np_client_pick(struct np_worker *w, bool *active)
+/*
+ * A random line of np-client's status: its qid, and whether it is active
+ * or gone with its controller; -1 if none.
+ */
+static int np_client_pick(struct np_worker *w, bool *active, bool *removed)
 {
-	char buf[8192], *l, *save, st[16];
-	int qid[64], act[64], n = 0, q, cb, i;
+	char buf[8192], *l, *save, st[16], why[16];
+	int qid[64], act[64], rm[64], n = 0, q, cb, i;
 
 	if (np_read(NP_DBG_CLIENT "/status", buf, sizeof(buf)))
 		return -1;
 	for (l = strtok_r(buf, "\n", &save); l && n < 64;
 	     l = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(l, "qid=%d %*s state=%15s %*s callbacks=%d", &q,
-			   st, &cb) != 3)
+		if (sscanf(l, "qid=%d %*s state=%15s reason=%15s callbacks=%d",
+			   &q, st, why, &cb) != 4)
 			continue;
 		if (cb > 1)
 			violation(w, "np-client %s", l);
 		qid[n] = q;
+		rm[n] = !strcmp(why, "removed");
 		act[n++] = !strcmp(st, "active");
 	}
 	if (!n)
 		return -1;
 	i = np_rand(w, n);
 	*active = act[i];
+	*removed = rm[i];
 	return qid[i];
 }
 
@@ -687,7 +700,7 @@ static int act_client(struct np_worker *w)
 {
 	static const char * const sq[] = { "host", "cmb" };
 	int c = np_pick_ctrl(w), what = np_rand(w, 3), qid, ret;
-	bool active;
+	bool active, removed;
 
 	if (what == 0) {
 		ret = np_write(NP_DBG_CLIENT "/reserve",
@@ -697,10 +710,10 @@ static int act_client(struct np_worker *w)
 		wlog(w, "client reserve %s = %d", np_cname(c), ret);
 		return ret;
 	}
-	qid = np_client_pick(w, &active);
+	qid = np_client_pick(w, &active, &removed);
 	if (qid < 0)
 		return -ENOENT;
-	if (what == 1) {
+	if (what == 1 || np_removals) {
 		ret = np_write(NP_DBG_CLIENT "/release", "%d", qid);
 		wlog(w, "client release q%d = %d", qid, ret);
 		return ret;
@@ -711,6 +724,8 @@ static int act_client(struct np_worker *w)
 		wlog(w, "client io q%d = %d", qid, ret);
 		return ret;
 	}
+	if (removed)
+		return -ENODEV;
 	{
 		unsigned long long lba = NP_STALE_LBA + 0x8000 + (w->id << 11) +
 					 (w->seq & 0x7ff);
@@ -931,6 +946,7 @@ static const struct np_action {
 static bool np_action_ok(const struct np_action *a)
 {
 	return !((a->need & NEED_FS && topo.fs_ctrl < 0) ||
+		 (a->need & NEED_TWO && !np_removals) ||
 		 (a->need & NEED_DMABUF && !topo.dmabuf) ||
 		 (a->need & NEED_SRIOV && !topo.sriov) ||
 		 /* removal of the only controller but XFS's */
@@ -970,8 +986,9 @@ static int np_worker_run(int epoch, int id, time_t end)
 	struct sigaction sa = { .sa_handler = np_on_fault };
 	int i;
 
-	w.rng = opt.seed ^ (0x1000193ULL * (epoch + 1)) ^
-		((unsigned long long)id << 48);
+	w.rng = opt.seed ^ (0x1000193ULL * (epoch + 1));
+	np_removals = np_rand64(&w.rng) & 1;	/* the same in every worker */
+	w.rng ^= (unsigned long long)id << 48;
 	np_rand64(&w.rng);
 	for (i = 0; i < NP_MAX_HELD; i++)
 		np_held_drop(&w.held[i]);
@@ -1240,7 +1257,7 @@ int main(int argc, char **argv)
 	unsigned int ballast;
 	pid_t pid[64];
 	time_t end, start, eend;
-	char kver[64];
+	char kver[64], panic_on_oops[16] = "0";
 
 	while ((o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (o) {
@@ -1289,6 +1306,15 @@ int main(int argc, char **argv)
 	if (np_kmsg >= 0)
 		lseek(np_kmsg, 0, SEEK_END);
 	np_write("/sys/kernel/debug/kmemleak", "clear");
+	/*
+	 * An oops may take the CPU that would read /dev/kmsg with it, or
+	 * leave locks held that stop everything: panic instead (vm-run
+	 * boots with panic=-1, QEMU with -no-reboot: it exits at once,
+	 * the report on the console).
+	 */
+	np_read("/proc/sys/kernel/panic_on_oops", panic_on_oops,
+		sizeof(panic_on_oops));
+	np_write("/proc/sys/kernel/panic_on_oops", "1");
 	setvbuf(stdout, NULL, _IONBF, 0);
 
 	start = np_now();
@@ -1372,6 +1398,7 @@ int main(int argc, char **argv)
 		np_result(false, stuck ? "no_stuck_worker" : "no_kernel_report");
 		return NP_REPORT_EXIT;
 	}
+	np_write("/proc/sys/kernel/panic_on_oops", "%s", panic_on_oops);
 	np_result(!told_twice, "owners_told_once");
 	np_result(!died, "workers_exit_cleanly");
 	np_result(no_intent, "no_intent_left");
