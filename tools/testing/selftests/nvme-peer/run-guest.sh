@@ -95,7 +95,7 @@ if [ -n "$chaos" ]; then
 	# shellcheck disable=SC2086
 	kselftest chaos_test $chaos
 	umount /mnt/np 2>/dev/null
-	topo=chaos-only
+	topo="chaos-only"
 fi
 case "$topo" in
 chaos-only) ;;
