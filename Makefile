@@ -12,6 +12,9 @@
 #   make demo       boot the two-ctrl topology and tell a peer queue's story
 #   make bench      the performance report (native and in a perf-kernel VM):
 #                   bench/results/<date>-<machine>/; not part of make check
+#   make soak       one VM running the chaos run alone: SECONDS=N (600),
+#                   SEED=S (replays a seed a run printed), TOPOLOGY=T
+#                   (two-ctrl)
 #   make install    for a machine without DKMS: nvme-peer.ko into
 #                   /lib/modules/<release>/updates/ (then depmod), and the
 #                   command with its man page, completion, udev rule, unit
@@ -34,8 +37,8 @@ KDIR ?= $(shell $(CURDIR)/scripts/build-kernel \
 	  $(if $(filter-out clean,$(or $(MAKECMDGOALS),all)),,--cached) $(KCONFIG) | tail -n1)
 SELFTESTS := tools/testing/selftests/nvme-peer
 
-.PHONY: all modules selftests tool sparse checkpatch check demo bench clean kernel \
-	install uninstall
+.PHONY: all modules selftests tool sparse checkpatch check demo bench soak clean \
+	kernel install uninstall
 
 all: modules selftests tool
 
@@ -103,6 +106,10 @@ demo:
 
 bench:
 	@$(CURDIR)/scripts/bench
+
+soak:
+	@$(CURDIR)/scripts/soak $(if $(SECONDS),--seconds $(SECONDS)) \
+		$(if $(SEED),--seed $(SEED)) $(if $(TOPOLOGY),--topology $(TOPOLOGY))
 
 # Without a kernel tree kbuild cannot clean: remove what it builds here.
 clean:

@@ -3,15 +3,31 @@
 # Runs inside the test VM (scripts/vm-run): loads the modules, runs the KUnit
 # suites and the kselftests of this topology, and frames each in
 # "NP-BEGIN kind name" / "NP-END kind name rc=N" for scripts/results.
+#
+# run-guest.sh --chaos SECONDS [SEED]: the chaos run alone (make soak).
 topo=$(cat /np/topology)
+chaos=
+if [ "${1:-}" = --chaos ]; then
+	chaos="--seconds $2${3:+ --seed $3}"
+fi
 
 # A failed kselftest is followed by the kernel's nvme and PCI messages of
 # the boot (the console shows warnings only), to tell why
 kselftest() {
-	echo "NP-BEGIN kselftest $1"
-	"/np/tests/$1"
+	t=$1
+	shift
+	echo "NP-BEGIN kselftest $t"
+	"/np/tests/$t" "$@"
 	rc=$?
-	echo "NP-END kselftest $1 rc=$rc"
+	echo "NP-END kselftest $t rc=$rc"
+	# chaos_test saw a kernel report: nothing after it is to be trusted,
+	# not even a power-off (nvme's shutdown may wait on a lock the oops
+	# left held); reboot at once (QEMU runs -no-reboot: it exits) and
+	# vm-run fails the boot on the report
+	if [ "$t" = chaos_test ] && [ $rc -eq 3 ]; then
+		echo "NP-FATAL chaos_test: kernel report, rebooting"
+		echo b > /proc/sysrq-trigger
+	fi
 	[ $rc -eq 0 ] || dmesg | grep -E 'nvme|pci|peer|DMAR' | tail -n 200 |
 		sed 's/^/NP-DMESG /'
 }
@@ -25,7 +41,7 @@ wait_for() {
 # With peer_queues=0 (the default) nvme-pci is unchanged and nvme-peer has
 # nothing to hand out.  (The host checks in QEMU's trace that shadow
 # doorbells were configured by this load only.)
-if [ "$topo" = switch ]; then
+if [ "$topo" = switch ] && [ -z "$chaos" ]; then
 	echo "NP-BEGIN shell peer_queues_0"
 	modprobe nvme && wait_for /dev/nvme0n1 && sleep 1
 	if modprobe nvme-peer 2>/dev/null; then
@@ -75,7 +91,14 @@ echo "NP-TAINT $(cat /proc/sys/kernel/tainted)"
 modprobe np-accel || echo "NP-FATAL modprobe np-accel"
 wait_for /sys/class/nvme/nvme0/peer
 
+if [ -n "$chaos" ]; then
+	# shellcheck disable=SC2086
+	kselftest chaos_test $chaos
+	umount /mnt/np 2>/dev/null
+	topo="chaos-only"
+fi
 case "$topo" in
+chaos-only) ;;
 sriov|sriov-iommu)
 	# no CMB with SR-IOV in QEMU: the secondary controller tests only
 	kselftest sriov_test
@@ -99,6 +122,8 @@ case "$topo" in switch|rootports|iommu) kselftest dmabuf_test ;; esac
 if [ "$topo" = two-ctrl ]; then
 	kselftest file_test
 	kselftest fence_test
+	# a minute of every door at once (chaos_test.c), a seed of its own
+	kselftest chaos_test --seconds 60
 	umount /mnt/np /mnt/npslow 2>/dev/null
 fi
 rmmod np-client 2>/dev/null
