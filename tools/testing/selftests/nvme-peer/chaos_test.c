@@ -66,7 +66,9 @@ static struct {
 	unsigned int seconds, workers, ballast;
 	unsigned long long seed;
 	bool unload;
-} opt = { .seconds = 60, .workers = 4, .ballast = 3000, .unload = true };
+	bool remove;	/* PCI remove and rescan of controllers */
+} opt = { .seconds = 60, .workers = 4, .ballast = 3000, .unload = true,
+	  .remove = true };
 
 static unsigned long long np_rng_state;
 
@@ -987,7 +989,8 @@ static int np_worker_run(int epoch, int id, time_t end)
 	int i;
 
 	w.rng = opt.seed ^ (0x1000193ULL * (epoch + 1));
-	np_removals = np_rand64(&w.rng) & 1;	/* the same in every worker */
+	/* the same in every worker */
+	np_removals = (np_rand64(&w.rng) & 1) && opt.remove;
 	w.rng ^= (unsigned long long)id << 48;
 	np_rand64(&w.rng);
 	for (i = 0; i < NP_MAX_HELD; i++)
@@ -1249,7 +1252,8 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "seconds", 1, NULL, 's' }, { "seed", 1, NULL, 'S' },
 		{ "workers", 1, NULL, 'w' }, { "ballast", 1, NULL, 'b' },
-		{ "no-unload", 0, NULL, 'n' }, { NULL, 0, NULL, 0 },
+		{ "no-unload", 0, NULL, 'n' }, { "no-remove", 0, NULL, 'r' },
+		{ NULL, 0, NULL, 0 },
 	};
 	bool seeded = false, report = false, settled = true, no_intent = true;
 	bool stuck = false;
@@ -1276,6 +1280,9 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			opt.unload = false;
+			break;
+		case 'r':
+			opt.remove = false;
 			break;
 		default:
 			return 2;

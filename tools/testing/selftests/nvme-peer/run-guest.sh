@@ -122,8 +122,11 @@ case "$topo" in switch|rootports|iommu) kselftest dmabuf_test ;; esac
 if [ "$topo" = two-ctrl ]; then
 	kselftest file_test
 	kselftest fence_test
-	# a minute of every door at once (chaos_test.c), a seed of its own
-	kselftest chaos_test --seconds 60
+	# a minute of every door at once (chaos_test.c), a seed of its own;
+	# no PCI removal: on 6.12 a removal racing a reset leaves nvme-pci's
+	# reset work holding the queue-freeze lockdep map (a kernel report
+	# that is not nvme-peer's, STATUS.md finding B); make soak has them
+	kselftest chaos_test --seconds 60 --no-remove
 	umount /mnt/np /mnt/npslow 2>/dev/null
 fi
 rmmod np-client 2>/dev/null
