@@ -24,29 +24,25 @@
 #define NP_DISABLE_NAG		(10 * HZ)
 
 /**
- * np_admin_cmd() - send an admin command on a controller's admin queue
- * @pctrl: the controller
+ * np_admin_exec() - send an admin command with a request already allocated
+ * @req: a request of the controller's admin queue; freed here
  * @c: the command
  * @buf: its data (kernel memory), or NULL
  * @len: bytes of @buf
  *
- * The way an ioctl does (NVME_REQ_USERCMD): it runs only while the
- * controller is LIVE and fails at once, with a host path error, while it
- * resets.  A command of ours must never run in the middle of a reset,
- * before nvme-pci has set up its own queues.
+ * Allocates nothing without @buf: a dma-buf fence sends its Delete SQ this
+ * way, with the request preallocated at import.  The wait for the
+ * completion is bounded by nvme-pci's admin timeout (``admin_timeout``,
+ * 60 s), after which nvme-pci disables the controller and cancels it.
  *
  * Return: 0, the NVMe status (> 0), or -errno.
  */
-int np_admin_cmd(struct nvme_peer_ctrl *pctrl, struct nvme_command *c,
-		 void *buf, unsigned int len)
+int np_admin_exec(struct request *req, struct nvme_command *c, void *buf,
+		  unsigned int len)
 {
-	struct request *req;
 	blk_status_t status;
 	int ret;
 
-	req = blk_mq_alloc_request(pctrl->ctrl->admin_q, nvme_req_op(c), 0);
-	if (IS_ERR(req))
-		return PTR_ERR(req);
 	nvme_init_request(req, c);
 	nvme_req(req)->flags |= NVME_REQ_USERCMD;
 	if (buf && len) {
@@ -64,6 +60,31 @@ int np_admin_cmd(struct nvme_peer_ctrl *pctrl, struct nvme_command *c,
 out_free_req:
 	blk_mq_free_request(req);
 	return ret;
+}
+
+/**
+ * np_admin_cmd() - send an admin command on a controller's admin queue
+ * @pctrl: the controller
+ * @c: the command
+ * @buf: its data (kernel memory), or NULL
+ * @len: bytes of @buf
+ *
+ * The way an ioctl does (NVME_REQ_USERCMD): it runs only while the
+ * controller is LIVE and fails at once, with a host path error, while it
+ * resets.  A command of ours must never run in the middle of a reset,
+ * before nvme-pci has set up its own queues.
+ *
+ * Return: 0, the NVMe status (> 0), or -errno.
+ */
+int np_admin_cmd(struct nvme_peer_ctrl *pctrl, struct nvme_command *c,
+		 void *buf, unsigned int len)
+{
+	struct request *req;
+
+	req = blk_mq_alloc_request(pctrl->ctrl->admin_q, nvme_req_op(c), 0);
+	if (IS_ERR(req))
+		return PTR_ERR(req);
+	return np_admin_exec(req, c, buf, len);
 }
 
 /**
@@ -108,7 +129,7 @@ static bool np_no_such_queue(int status)
  * forgotten.
  */
 static int np_admin_queue(struct nvme_peer_queue *q, struct nvme_command *c,
-			  bool *hw, bool create)
+			  bool *hw, bool create, struct request *req)
 {
 	struct nvme_peer_ctrl *pctrl = q->pctrl;
 	int ret;
@@ -133,7 +154,11 @@ static int np_admin_queue(struct nvme_peer_queue *q, struct nvme_command *c,
 		}
 	}
 	ret = np_inject_admin_error(c);
-	if (!ret)
+	if (ret && req)
+		blk_mq_free_request(req);
+	else if (req)
+		ret = np_admin_exec(req, c, NULL, 0);
+	else if (!ret)
 		ret = np_admin_cmd(pctrl, c, NULL, 0);
 	if (!create && ret > 0 && np_no_such_queue(ret))
 		ret = 0;		/* gone already: as good as deleted */
@@ -162,7 +187,7 @@ static int np_create_hw_locked(struct nvme_peer_queue *q)
 	c.create_cq.cqid = cpu_to_le16(q->qid);
 	c.create_cq.qsize = cpu_to_le16(q->params.depth - 1);
 	c.create_cq.cq_flags = cpu_to_le16(NVME_QUEUE_PHYS_CONTIG);
-	ret = np_admin_queue(q, &c, &q->hw_cq, true);
+	ret = np_admin_queue(q, &c, &q->hw_cq, true, NULL);
 	if (ret)
 		return ret;
 
@@ -174,7 +199,7 @@ static int np_create_hw_locked(struct nvme_peer_queue *q)
 	c.create_sq.sq_flags = cpu_to_le16(NVME_QUEUE_PHYS_CONTIG |
 					   NVME_SQ_PRIO_MEDIUM);
 	c.create_sq.cqid = cpu_to_le16(q->qid);
-	return np_admin_queue(q, &c, &q->hw_sq, true);
+	return np_admin_queue(q, &c, &q->hw_sq, true, NULL);
 }
 
 int np_create_hw(struct nvme_peer_queue *q)
@@ -203,11 +228,38 @@ void np_delete_hw(struct nvme_peer_queue *q)
 	c.delete_queue.qid = cpu_to_le16(q->qid);
 	if (q->hw_sq) {
 		c.delete_queue.opcode = nvme_admin_delete_sq;
-		np_admin_queue(q, &c, &q->hw_sq, false);
+		np_admin_queue(q, &c, &q->hw_sq, false, NULL);
 	}
 	if (q->hw_cq && !q->hw_sq) {
 		c.delete_queue.opcode = nvme_admin_delete_cq;
-		np_admin_queue(q, &c, &q->hw_cq, false);
+		np_admin_queue(q, &c, &q->hw_cq, false, NULL);
+	}
+	mutex_unlock(&q->hw_lock);
+}
+
+/**
+ * np_delete_sq_prealloc() - Delete I/O SQ with the preallocated request
+ * @q: the reservation, with its request from np_fence_rq_alloc()
+ *
+ * The dma-buf fence's Delete (NP_FENCE_SIGNALLING): no memory is
+ * allocated and no tag waited for.  The request is used up; without one
+ * (used by an earlier fence of @q, whose Delete failed), nothing is sent
+ * and the fence goes on to the reset.  The CQ is left to the release: a
+ * CQ without its SQ receives no completion.
+ */
+void np_delete_sq_prealloc(struct nvme_peer_queue *q)
+{
+	struct nvme_command c = { };
+	struct request *req;
+
+	mutex_lock(&q->hw_lock);
+	req = q->fence_rq;
+	if (q->hw_sq && req) {
+		q->fence_rq = NULL;
+		atomic_dec(&q->pctrl->fence_rqs);
+		c.delete_queue.opcode = nvme_admin_delete_sq;
+		c.delete_queue.qid = cpu_to_le16(q->qid);
+		np_admin_queue(q, &c, &q->hw_sq, false, req);
 	}
 	mutex_unlock(&q->hw_lock);
 }
