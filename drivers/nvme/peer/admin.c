@@ -29,18 +29,18 @@ struct np_foreign_cmd {
 	const struct nvme_command *cmd;	/* the request's own copy */
 };
 
-static int np_admin_cmd_as(struct nvme_peer_ctrl *pctrl,
-			   struct nvme_command *c, void *buf, unsigned int len,
-			   bool foreign)
+/*
+ * Send @c on @req (freed here); with @foreign, the request's own command is
+ * on @pctrl's foreign_cmds while it is in flight (np_admin_cmd_foreign()).
+ */
+static int np_admin_send(struct nvme_peer_ctrl *pctrl, struct request *req,
+			 struct nvme_command *c, void *buf, unsigned int len,
+			 bool foreign)
 {
 	struct np_foreign_cmd f;
-	struct request *req;
 	blk_status_t status;
 	int ret;
 
-	req = blk_mq_alloc_request(pctrl->ctrl->admin_q, nvme_req_op(c), 0);
-	if (IS_ERR(req))
-		return PTR_ERR(req);
 	nvme_init_request(req, c);
 	nvme_req(req)->flags |= NVME_REQ_USERCMD;
 	if (buf && len) {
@@ -72,6 +72,26 @@ out_free_req:
 }
 
 /**
+ * np_admin_exec() - send an admin command with a request already allocated
+ * @req: a request of the controller's admin queue; freed here
+ * @c: the command
+ * @buf: its data (kernel memory), or NULL
+ * @len: bytes of @buf
+ *
+ * Allocates nothing without @buf: a dma-buf fence sends its Delete SQ this
+ * way, with the request preallocated at import.  The wait for the
+ * completion is bounded by nvme-pci's admin timeout (``admin_timeout``,
+ * 60 s), after which nvme-pci disables the controller and cancels it.
+ *
+ * Return: 0, the NVMe status (> 0), or -errno.
+ */
+int np_admin_exec(struct request *req, struct nvme_command *c, void *buf,
+		  unsigned int len)
+{
+	return np_admin_send(NULL, req, c, buf, len, false);
+}
+
+/**
  * np_admin_cmd() - send an admin command on a controller's admin queue
  * @pctrl: the controller
  * @c: the command
@@ -88,7 +108,12 @@ out_free_req:
 int np_admin_cmd(struct nvme_peer_ctrl *pctrl, struct nvme_command *c,
 		 void *buf, unsigned int len)
 {
-	return np_admin_cmd_as(pctrl, c, buf, len, false);
+	struct request *req;
+
+	req = blk_mq_alloc_request(pctrl->ctrl->admin_q, nvme_req_op(c), 0);
+	if (IS_ERR(req))
+		return PTR_ERR(req);
+	return np_admin_send(pctrl, req, c, buf, len, false);
 }
 
 /**
@@ -112,7 +137,12 @@ int np_admin_cmd(struct nvme_peer_ctrl *pctrl, struct nvme_command *c,
 int np_admin_cmd_foreign(struct nvme_peer_ctrl *pctrl, struct nvme_command *c,
 			 void *buf, unsigned int len)
 {
-	return np_admin_cmd_as(pctrl, c, buf, len, true);
+	struct request *req;
+
+	req = blk_mq_alloc_request(pctrl->ctrl->admin_q, nvme_req_op(c), 0);
+	if (IS_ERR(req))
+		return PTR_ERR(req);
+	return np_admin_send(pctrl, req, c, buf, len, true);
 }
 
 /**
@@ -178,7 +208,7 @@ static bool np_no_such_queue(int status)
  * forgotten.
  */
 static int np_admin_queue(struct nvme_peer_queue *q, struct nvme_command *c,
-			  bool *hw, bool create)
+			  bool *hw, bool create, struct request *req)
 {
 	struct nvme_peer_ctrl *pctrl = q->pctrl;
 	int ret;
@@ -203,7 +233,11 @@ static int np_admin_queue(struct nvme_peer_queue *q, struct nvme_command *c,
 		}
 	}
 	ret = np_inject_admin_error(c);
-	if (!ret)
+	if (ret && req)
+		blk_mq_free_request(req);
+	else if (req)
+		ret = np_admin_exec(req, c, NULL, 0);
+	else if (!ret)
 		ret = np_admin_cmd(pctrl, c, NULL, 0);
 	if (!create && ret > 0 && np_no_such_queue(ret))
 		ret = 0;		/* gone already: as good as deleted */
@@ -232,7 +266,7 @@ static int np_create_hw_locked(struct nvme_peer_queue *q)
 	c.create_cq.cqid = cpu_to_le16(q->qid);
 	c.create_cq.qsize = cpu_to_le16(q->params.depth - 1);
 	c.create_cq.cq_flags = cpu_to_le16(NVME_QUEUE_PHYS_CONTIG);
-	ret = np_admin_queue(q, &c, &q->hw_cq, true);
+	ret = np_admin_queue(q, &c, &q->hw_cq, true, NULL);
 	if (ret)
 		return ret;
 
@@ -244,7 +278,7 @@ static int np_create_hw_locked(struct nvme_peer_queue *q)
 	c.create_sq.sq_flags = cpu_to_le16(NVME_QUEUE_PHYS_CONTIG |
 					   NVME_SQ_PRIO_MEDIUM);
 	c.create_sq.cqid = cpu_to_le16(q->qid);
-	return np_admin_queue(q, &c, &q->hw_sq, true);
+	return np_admin_queue(q, &c, &q->hw_sq, true, NULL);
 }
 
 int np_create_hw(struct nvme_peer_queue *q)
@@ -273,11 +307,38 @@ void np_delete_hw(struct nvme_peer_queue *q)
 	c.delete_queue.qid = cpu_to_le16(q->qid);
 	if (q->hw_sq) {
 		c.delete_queue.opcode = nvme_admin_delete_sq;
-		np_admin_queue(q, &c, &q->hw_sq, false);
+		np_admin_queue(q, &c, &q->hw_sq, false, NULL);
 	}
 	if (q->hw_cq && !q->hw_sq) {
 		c.delete_queue.opcode = nvme_admin_delete_cq;
-		np_admin_queue(q, &c, &q->hw_cq, false);
+		np_admin_queue(q, &c, &q->hw_cq, false, NULL);
+	}
+	mutex_unlock(&q->hw_lock);
+}
+
+/**
+ * np_delete_sq_prealloc() - Delete I/O SQ with the preallocated request
+ * @q: the reservation, with its request from np_fence_rq_alloc()
+ *
+ * The dma-buf fence's Delete (NP_FENCE_SIGNALLING): no memory is
+ * allocated and no tag waited for.  The request is used up; without one
+ * (used by an earlier fence of @q, whose Delete failed), nothing is sent
+ * and the fence goes on to the reset.  The CQ is left to the release: a
+ * CQ without its SQ receives no completion.
+ */
+void np_delete_sq_prealloc(struct nvme_peer_queue *q)
+{
+	struct nvme_command c = { };
+	struct request *req;
+
+	mutex_lock(&q->hw_lock);
+	req = q->fence_rq;
+	if (q->hw_sq && req) {
+		q->fence_rq = NULL;
+		atomic_dec(&q->pctrl->fence_rqs);
+		c.delete_queue.opcode = nvme_admin_delete_sq;
+		c.delete_queue.qid = cpu_to_le16(q->qid);
+		np_admin_queue(q, &c, &q->hw_sq, false, req);
 	}
 	mutex_unlock(&q->hw_lock);
 }

@@ -202,6 +202,7 @@ static void np_queue_free_mem(struct nvme_peer_queue *q)
 	np_mem_free(q, &q->data);
 	np_mem_free(q, &q->cq);
 	np_mem_free(q, &q->sq);
+	np_fence_rq_free(q);		/* after the dma-buf fences */
 }
 
 /* Drop a released queue whose hardware queues are gone. */

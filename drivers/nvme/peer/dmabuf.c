@@ -16,6 +16,12 @@
  * exporter's reservation lock, and no DMA of the queue lands after the
  * fence signals, in mediated and direct mode alike.
  *
+ * The work is a dma-fence signalling section (annotated for lockdep): it
+ * allocates nothing -- the fence and the Delete SQ's admin request are
+ * allocated at import -- and each of its waits is bounded by the drain
+ * budget or by nvme-pci's admin timeout and disable.  It never signals
+ * before the controller provably holds nothing of the queue.
+ *
  * Who holds what: each imported region holds a reference on its dma-buf
  * (so the buffer outlives a close of its fd elsewhere) and one dynamic
  * attachment for the controller's device, mapped while the reservation is
@@ -60,6 +66,7 @@ struct np_dmabuf {
 	/* a move's fence: published under @dmabuf->resv, signalled by @work */
 	struct work_struct work;
 	struct dma_fence *fence;	/* under @fence_lock */
+	struct dma_fence *spare;	/* the next one, allocated; under resv */
 	spinlock_t fence_lock;
 	u64 fence_context;
 	u64 fence_seqno;
@@ -364,9 +371,10 @@ static int np_dmabuf_publish(struct np_dmabuf *d)
 	f = dma_fence_get(d->fence);
 	spin_unlock(&d->fence_lock);
 	if (!f) {
-		f = kzalloc(sizeof(*f), GFP_KERNEL);
+		f = d->spare ?: kzalloc(sizeof(*f), GFP_KERNEL);
 		if (!f)
 			return -ENOMEM;
+		d->spare = NULL;
 		dma_fence_init(f, &np_dmabuf_fence_ops, &d->fence_lock,
 			       d->fence_context, ++d->fence_seqno);
 		spin_lock(&d->fence_lock);
@@ -397,25 +405,49 @@ static void np_dmabuf_signal(struct np_dmabuf *d)
 }
 
 /*
+ * The wait of a move's fence, a dma-fence signalling section: the caller
+ * revoked the queue and stopped its poller (np_fence_start()); no memory
+ * is allocated (the Delete SQ's request is the one preallocated at
+ * import), no lock is taken that is held around an allocation or a wait
+ * for a fence (cb_sem, pctrl->lock, dma_resv), and every wait is bounded:
+ * the drain by NP_FENCE_BUDGET, the Delete by nvme-pci's admin timeout,
+ * the disable by nvme-pci's reset (see "GPU memory through dma-buf").
+ * Lockdep checks it (dma_fence_begin_signalling()).
+ */
+static enum np_fence_how np_dmabuf_fence_wait(struct np_dmabuf *d)
+{
+	return np_fence(d->q, NVME_PEER_REASON_MOVED, NP_FENCE_BUDGET,
+			NP_FENCE_SIGNALLING);
+}
+
+/*
  * A move's fence: wait until the controller holds no command of the queue
  * (np_fence(), which may reset the controller), signal, then unmap.  Takes
  * the reservation lock only after signalling: the exporter may hold it
- * while it waits for the fence.
+ * while it waits for the fence.  Then allocates the next move's fence.
  */
 static void np_dmabuf_fence_work(struct work_struct *work)
 {
 	struct np_dmabuf *d = container_of(work, struct np_dmabuf, work);
 	struct nvme_peer_queue *q = d->q;
+	struct dma_fence *spare;
 	enum np_fence_how how;
+	bool cookie;
 
-	how = np_fence(q, NVME_PEER_REASON_MOVED, NP_FENCE_BUDGET, 0);
+	cookie = dma_fence_begin_signalling();
+	how = np_dmabuf_fence_wait(d);
+	np_dmabuf_signal(d);
+	dma_fence_end_signalling(cookie);
 	dev_dbg(&q->pctrl->info.pdev->dev,
 		"nvme-peer: qid %u: dma-buf moved, queue %s\n", q->qid,
 		np_fence_how_name(how));
-	np_dmabuf_signal(d);
+	spare = kzalloc(sizeof(*spare), GFP_KERNEL);
 	dma_resv_lock(d->dmabuf->resv, NULL);
 	np_dmabuf_unmap(d);
+	if (!d->spare)
+		swap(d->spare, spare);
 	dma_resv_unlock(d->dmabuf->resv);
+	kfree(spare);
 	kobject_put(&q->kobj);
 }
 
@@ -431,7 +463,7 @@ static void np_dmabuf_move_notify(struct dma_buf_attachment *attach)
 {
 	struct np_dmabuf *d = attach->importer_priv;
 	struct nvme_peer_queue *q = d->q;
-	bool quiet;
+	bool quiet, cookie;
 
 	dma_resv_assert_held(d->dmabuf->resv);
 	WRITE_ONCE(d->moved, true);
@@ -442,7 +474,10 @@ static void np_dmabuf_move_notify(struct dma_buf_attachment *attach)
 		dev_warn(&q->pctrl->info.pdev->dev,
 			 "nvme-peer: qid %u: no memory for a move's fence: fencing under the exporter's lock\n",
 			 q->qid);
-		np_fence(q, NVME_PEER_REASON_MOVED, NP_FENCE_BUDGET, 0);
+		/* as the fence work would: allocation-free and bounded */
+		cookie = dma_fence_begin_signalling();
+		np_dmabuf_fence_wait(d);
+		dma_fence_end_signalling(cookie);
 		quiet = true;
 	}
 	if (quiet)
@@ -527,9 +562,17 @@ int np_dmabuf_import(struct nvme_peer_queue *q, struct np_mem *m,
 	lockdep_assert_held(&q->pctrl->lock);
 	if (!r || !r->dmabuf)
 		return -EINVAL;
+	ret = np_fence_rq_alloc(q);	/* what a move's fence sends */
+	if (ret)
+		return ret;
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
 	if (!d)
 		return -ENOMEM;
+	d->spare = kzalloc(sizeof(*d->spare), GFP_KERNEL);
+	if (!d->spare) {
+		kfree(d);
+		return -ENOMEM;
+	}
 	d->q = q;
 	d->m = m;
 	d->offset = r->offset;
@@ -595,6 +638,7 @@ void np_dmabuf_release(struct np_mem *m)
 		flush_work(&d->work);
 	}
 	dma_buf_put(d->dmabuf);
+	kfree(d->spare);
 	kfree(d->segs);
 	kfree(d);
 	m->dmabuf = NULL;

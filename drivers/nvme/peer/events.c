@@ -153,6 +153,7 @@ static void np_queue_free_ctrl_mem(struct nvme_peer_queue *q)
 		     mems[i]->provider == q->pctrl->info.pdev) ||
 		    mems[i]->dmabuf)
 			np_mem_free(q, mems[i]);
+	np_fence_rq_free(q);		/* before nvme-pci frees the admin queue */
 }
 
 /* Whether a hardware queue of @pctrl may still exist. */

@@ -25,6 +25,11 @@
  * fence asks for a reset and waits for the disable, however long it takes
  * (nvme-pci's own timeouts bound it).  It never gives up.
  *
+ * A dma-buf move's fence runs in a dma-fence signalling section
+ * (%NP_FENCE_SIGNALLING): it allocates nothing (its Delete SQ's request is
+ * preallocated, np_fence_rq_alloc()) and does not revoke again (no
+ * cb_sem: owners' callbacks allocate under it).
+ *
  * Locks: np_fence() takes pctrl->cb_sem (read), np_med_lock and q->hw_lock
  * (in np_delete_hw()), never pctrl->lock, so it may run while a reserve or
  * a release holds pctrl->lock and waits for a dma-buf reservation lock
@@ -34,6 +39,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/blk-mq.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 
@@ -123,11 +129,85 @@ static bool np_fence_drain(struct nvme_peer_queue *q, unsigned long budget)
 	}
 }
 
-/* Delete the SQ and CQ; true once quiet (a failed Delete is not). */
-static bool np_fence_delete(struct nvme_peer_queue *q)
+/*
+ * Delete the SQ and CQ, or in a signalling section only the SQ, with the
+ * preallocated request; true once quiet (a failed Delete is not).
+ */
+static bool np_fence_delete(struct nvme_peer_queue *q, unsigned int flags)
 {
-	np_delete_hw(q);
+	if (flags & NP_FENCE_SIGNALLING)
+		np_delete_sq_prealloc(q);
+	else
+		np_delete_hw(q);
 	return np_fence_quiet(q);
+}
+
+/*
+ * Claim one of @max preallocated requests counted in @held; false when
+ * all are claimed.
+ */
+static bool np_fence_rq_claim(atomic_t *held, int max)
+{
+	return atomic_add_unless(held, 1, max);
+}
+
+/**
+ * np_fence_rq_alloc() - preallocate the admin request of a dma-buf fence
+ * @q: a reservation with a region in a dma-buf, not on the list yet
+ *
+ * A dma-buf move's fence runs in a dma-fence signalling section, where
+ * nothing may be allocated nor waited for without bound: its Delete I/O
+ * SQ is sent with this request, allocated now (a tag of the admin queue,
+ * held until the release or the controller's removal).  One per
+ * reservation, at most %NP_FENCE_RQS_MAX per controller, so that the
+ * admin queue keeps most of its tags for nvme-pci.  Called again for the
+ * reservation's next dma-buf region: nothing more.
+ *
+ * Context: pctrl->lock held; sleeps (a free tag).
+ * Return: 0, -EBUSY when the controller's fence requests are all held,
+ * or blk_mq_alloc_request()'s error.
+ */
+int np_fence_rq_alloc(struct nvme_peer_queue *q)
+{
+	struct nvme_peer_ctrl *pctrl = q->pctrl;
+	struct request *req;
+
+	lockdep_assert_held(&pctrl->lock);
+	if (q->fence_rq)
+		return 0;
+	if (!np_fence_rq_claim(&pctrl->fence_rqs, NP_FENCE_RQS_MAX))
+		return -EBUSY;
+	req = blk_mq_alloc_request(pctrl->ctrl->admin_q, REQ_OP_DRV_IN, 0);
+	if (IS_ERR(req)) {
+		atomic_dec(&pctrl->fence_rqs);
+		return PTR_ERR(req);
+	}
+	mutex_lock(&q->hw_lock);
+	q->fence_rq = req;
+	mutex_unlock(&q->hw_lock);
+	return 0;
+}
+
+/**
+ * np_fence_rq_free() - free a preallocated fence request, if unused
+ * @q: the reservation; no fence of it runs any more (its dma-buf regions
+ *	are released: their fence work flushed)
+ *
+ * Before nvme-pci destroys the admin queue (REMOVED), whose freeze waits
+ * for every request allocated on it.
+ */
+void np_fence_rq_free(struct nvme_peer_queue *q)
+{
+	struct request *req;
+
+	mutex_lock(&q->hw_lock);
+	req = q->fence_rq;
+	q->fence_rq = NULL;
+	mutex_unlock(&q->hw_lock);
+	if (req) {
+		blk_mq_free_request(req);
+		atomic_dec(&q->pctrl->fence_rqs);
+	}
 }
 
 static bool np_fence_quiet_arg(void *q)
@@ -161,13 +241,17 @@ static enum np_fence_how np_fence_wait(struct nvme_peer_queue *q,
 	struct nvme_peer_ctrl *pctrl = q->pctrl;
 	char why[48];
 
-	if (np_fence_start(q, reason))
+	if (flags & NP_FENCE_SIGNALLING) {
+		if (np_fence_quiet(q))		/* started by the caller */
+			return NP_FENCED_GONE;
+	} else if (np_fence_start(q, reason)) {
 		return NP_FENCED_GONE;
+	}
 	if (np_mediated(q) && np_fence_drain(q, budget))
 		return NP_FENCED_DRAINED;
 	if (np_fence_quiet(q))
 		return NP_FENCED_GONE;
-	if (!(flags & NP_FENCE_NO_ADMIN) && np_fence_delete(q))
+	if (!(flags & NP_FENCE_NO_ADMIN) && np_fence_delete(q, flags))
 		return NP_FENCED_DELETED;
 
 	snprintf(why, sizeof(why), "qid %u (%s)", q->qid,
@@ -186,7 +270,10 @@ static enum np_fence_how np_fence_wait(struct nvme_peer_queue *q,
  * @budget: jiffies a mediated queue's forwarded commands may take before
  *	the fence deletes the SQ
  * @flags: %NP_FENCE_NO_ADMIN when no admin command may be sent (the
- *	namespace fence: the admin queue holds the command it fences for)
+ *	namespace fence: the admin queue holds the command it fences for);
+ *	%NP_FENCE_SIGNALLING in a dma-fence signalling section (a dma-buf
+ *	move): the caller ran np_fence_start() already, and the Delete SQ
+ *	uses the request of np_fence_rq_alloc()
  *
  * Revokes @q (its owner is told), stops its mediation, then waits for one
  * of the proofs in this file's header: drained (mediated, within

@@ -5,6 +5,7 @@
  * (the KUnit #include pattern), so it tests static functions.
  */
 #include <kunit/test.h>
+#include <linux/dma-fence.h>
 
 /* ---- state machine -------------------------------------------------------- */
 
@@ -139,11 +140,60 @@ static void np_test_ns_marks(struct kunit *test)
 	spin_unlock(&pctrl->state_lock);
 }
 
+/*
+ * The admin requests preallocated for dma-buf fences: at most
+ * NP_FENCE_RQS_MAX per controller, a freed one claimable again (issue 31
+ * item 5).
+ */
+static void np_test_fence_rq_accounting(struct kunit *test)
+{
+	atomic_t held = ATOMIC_INIT(0);
+	int i;
+
+	for (i = 0; i < NP_FENCE_RQS_MAX; i++)
+		KUNIT_EXPECT_TRUE(test, np_fence_rq_claim(&held, NP_FENCE_RQS_MAX));
+	KUNIT_EXPECT_FALSE(test, np_fence_rq_claim(&held, NP_FENCE_RQS_MAX));
+	KUNIT_EXPECT_EQ(test, atomic_read(&held), NP_FENCE_RQS_MAX);
+	atomic_dec(&held);		/* np_fence_rq_free() */
+	KUNIT_EXPECT_TRUE(test, np_fence_rq_claim(&held, NP_FENCE_RQS_MAX));
+	KUNIT_EXPECT_FALSE(test, np_fence_rq_claim(&held, NP_FENCE_RQS_MAX));
+}
+
+/*
+ * A fence in a signalling section does not revoke (its caller did, under
+ * the exporter's lock): it takes no cb_sem, which owners' callbacks hold
+ * around allocations.  Under lockdep's signalling annotation, as the
+ * dma-buf fence work runs it.  Here the controller holds no queue: gone.
+ */
+static void np_test_fence_signalling_quiet(struct kunit *test)
+{
+	struct nvme_peer_ctrl *pctrl = kunit_kzalloc(test, sizeof(*pctrl),
+						     GFP_KERNEL);
+	struct nvme_peer_queue *q = kunit_kzalloc(test, sizeof(*q),
+						  GFP_KERNEL);
+	bool cookie;
+
+	KUNIT_ASSERT_NOT_NULL(test, pctrl);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	spin_lock_init(&pctrl->state_lock);
+	INIT_LIST_HEAD(&pctrl->queues);
+	q->pctrl = pctrl;
+	q->state = NP_Q_ACTIVE;
+	cookie = dma_fence_begin_signalling();
+	KUNIT_EXPECT_EQ(test, np_fence(q, NVME_PEER_REASON_MOVED, 0,
+				       NP_FENCE_SIGNALLING), NP_FENCED_GONE);
+	dma_fence_end_signalling(cookie);
+	KUNIT_EXPECT_TRUE(test, q->fenced);
+	KUNIT_EXPECT_EQ(test, q->state, NP_Q_ACTIVE);
+}
+
 static struct kunit_case nvme_peer_fence_cases[] = {
 	KUNIT_CASE_PARAM(np_test_transition, np_trans_gen_params),
 	KUNIT_CASE(np_test_notify_once),
 	KUNIT_CASE(np_test_revoke_during_create),
 	KUNIT_CASE(np_test_ns_marks),
+	KUNIT_CASE(np_test_fence_rq_accounting),
+	KUNIT_CASE(np_test_fence_signalling_quiet),
 	{}
 };
 

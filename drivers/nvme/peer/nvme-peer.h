@@ -42,6 +42,8 @@
 #include <linux/uidgid.h>
 #include <linux/workqueue.h>
 
+struct request;
+
 #include "compat.h"
 #include "guard.h"
 
@@ -163,6 +165,8 @@ struct nvme_peer_ctrl {
 	struct work_struct free_work;
 	/* fences the queues marked ns_fence (an admin command waits) */
 	struct work_struct fence_work;
+	/* admin requests preallocated for dma-buf fences (fence.c) */
+	atomic_t fence_rqs;
 
 	struct kobject *kobj;		/* /sys/class/nvme/nvmeX/peer */
 	struct rcu_head rcu;
@@ -218,6 +222,8 @@ struct nvme_peer_queue {
 	bool ns_fence;			/* an admin command waits for its fence */
 	bool sysfs_added;
 	struct mutex hw_lock;		/* Create and Delete of this queue */
+	/* under @hw_lock: a dma-buf move's Delete SQ, allocated at import */
+	struct request *fence_rq;
 
 	/* mediated mode: sq and cq are the shadow queues */
 	struct np_mem sq, cq, data;
@@ -329,6 +335,9 @@ bool np_admin_cmd_is_foreign(struct nvme_peer_ctrl *pctrl,
 int np_admin_errno(int ret);
 int np_create_hw(struct nvme_peer_queue *q);
 void np_delete_hw(struct nvme_peer_queue *q);
+void np_delete_sq_prealloc(struct nvme_peer_queue *q);
+int np_admin_exec(struct request *req, struct nvme_command *c, void *buf,
+		  unsigned int len);
 int np_ns_format(struct nvme_peer_ctrl *pctrl, struct nvme_ns *ns,
 		 u32 nsid, u32 *lba_shift, u64 *nsze);
 void np_ctrl_disable_wait(struct nvme_peer_ctrl *pctrl,
@@ -457,6 +466,17 @@ enum np_fence_how {
 };
 
 #define NP_FENCE_NO_ADMIN	BIT(0)	/* the admin queue is held: no Delete */
+/*
+ * In a dma-fence signalling section (a dma-buf move): the caller revoked
+ * the queue and stopped its poller already, and the Delete SQ uses the
+ * request preallocated at import.  Nothing is allocated.
+ */
+#define NP_FENCE_SIGNALLING	BIT(1)
+/* preallocated fence requests per controller: a quarter of the admin tags */
+#define NP_FENCE_RQS_MAX	8
+
+int np_fence_rq_alloc(struct nvme_peer_queue *q);
+void np_fence_rq_free(struct nvme_peer_queue *q);
 
 enum np_fence_how np_fence(struct nvme_peer_queue *q,
 			   enum nvme_peer_reason reason, unsigned long budget,
