@@ -345,6 +345,9 @@ static int np_pci_notify(struct notifier_block *nb, unsigned long action,
 	if (action != BUS_NOTIFY_UNBIND_DRIVER &&
 	    action != BUS_NOTIFY_DEL_DEVICE)
 		return NOTIFY_DONE;
+	/* a primary's VFs go before its sysfs directory does */
+	if (action == BUS_NOTIFY_DEL_DEVICE)
+		np_iso_pf_leaving(pdev);
 	while ((pctrl = np_ctrl_next(&i))) {
 		if (pctrl->info.pdev != pdev)	/* its own removal: REMOVED */
 			np_peer_gone(pctrl, pdev);

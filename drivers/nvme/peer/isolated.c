@@ -794,6 +794,50 @@ void np_iso_ctrl_gone(struct nvme_peer_ctrl *pctrl,
 		queue_work(np_wq, &off->work);
 }
 
+/* Whether nvme-peer is disabling the VFs of @pdev, from outside the lock. */
+static bool np_iso_pf_going_off(struct pci_dev *pdev)
+{
+	bool going;
+
+	mutex_lock(&np_iso_vfs_lock);
+	going = np_iso_going_off(pdev);
+	mutex_unlock(&np_iso_vfs_lock);
+	return going;
+}
+
+/**
+ * np_iso_pf_leaving() - a physical function is leaving the bus
+ * @pdev: the function (BUS_NOTIFY_DEL_DEVICE: its driver is gone, its
+ *	sysfs directory not yet)
+ *
+ * The VFs nvme-peer enabled on a primary are disabled from np_wq after
+ * its REMOVED event (np_iso_ctrl_gone()).  When the function itself
+ * leaves (a PCI remove, not an unbind), that work would run after the
+ * function's sysfs directory is gone, whose virtfnN links
+ * sriov_disable() removes (a kernfs WARNING).  So it runs here, where no
+ * nvme-pci lock is held, or this waits for the work already running it.
+ */
+void np_iso_pf_leaving(struct pci_dev *pdev)
+{
+	struct np_iso_off *o, *mine = NULL;
+
+	if (!pdev->is_physfn)
+		return;
+	mutex_lock(&np_iso_vfs_lock);
+	list_for_each_entry(o, &np_iso_offs, node) {
+		if (o->pf == pdev && cancel_work(&o->work)) {
+			mine = o;
+			break;
+		}
+	}
+	mutex_unlock(&np_iso_vfs_lock);
+	if (mine)
+		np_iso_off(mine);
+	/* one already running: its pci_disable_sriov() ends soon */
+	while (np_iso_pf_going_off(pdev))
+		msleep(20);
+}
+
 /**
  * np_iso_exit() - at unload: wait for the teardowns, disable the VFs
  *

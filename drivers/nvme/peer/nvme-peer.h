@@ -421,6 +421,7 @@ struct nvme_peer_queue *np_iso_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
 void np_iso_ctrl_down(struct nvme_peer_ctrl *pctrl,
 		      enum nvme_peer_reason reason);
 void np_iso_ctrl_live(struct nvme_peer_ctrl *pctrl);
+void np_iso_pf_leaving(struct pci_dev *pdev);
 void np_iso_ctrl_gone(struct nvme_peer_ctrl *pctrl,
 		      enum nvme_peer_reason reason);
 void np_iso_exit(void);

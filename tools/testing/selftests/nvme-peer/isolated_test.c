@@ -1232,4 +1232,43 @@ TEST_F_TIMEOUT(iso, tenant_attach_leaves_the_primarys_reservation, 180)
 	np_cfs_clear(self->rp);
 }
 
+/*
+ * The chaos run's finding A: the primary's PCI function itself goes (PCI
+ * remove, not an unbind) while a tenant holds a VF.  Its VFs must be
+ * disabled before the function leaves sysfs: disabled later from np_wq,
+ * sriov_disable() removed the virtfnN links of a directory already gone
+ * (WARNING "kernfs: can not remove 'virtfn1', no directory", which fails
+ * the boot).  The tenant is revoked (removed), the VFs are gone with the
+ * function, and after a rescan the primary serves a new tenant.
+ */
+TEST_F_TIMEOUT(iso, primary_pci_removal_takes_the_vfs_first, 180)
+{
+	char pf[64], path[160];
+	int i;
+
+	snprintf(pf, sizeof(pf), "%s", np_pci_of(atoi(self->rp + 4)));
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 1, 8192, &self->fd[0],
+				    &self->m[0]));
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", pf);
+	ASSERT_EQ(0, np_write(path, "1"));
+	EXPECT_EQ(NVME_PEER_REASON_REMOVED, np_revoked_reason(self->fd[0]));
+	np_iso_drop(&self->fd[0], &self->m[0]);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", pf);
+	EXPECT_NE(0, access(path, F_OK));
+	ASSERT_EQ(0, np_write("/sys/bus/pci/rescan", "1"));
+	self->rp[0] = '\0';
+	for (i = 0; i < 100 && !self->rp[0]; i++) {
+		usleep(100000);
+		snprintf(self->rp, sizeof(self->rp), "%s", np_ctrl_of(pf));
+	}
+	ASSERT_NE(0, self->rp[0]);
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/peer/live", self->rp);
+	ASSERT_EQ(0, np_wait_for(path, "1", 30));
+	self->rp_cntlid = np_primary_cntlid(self->rp);
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 1, 8192, &self->fd[0],
+				    &self->m[0]));
+	EXPECT_EQ(0, np_cmd_ns(self->fd[0], &self->m[0], NPQ_OPC_READ, 1, 0,
+			       8, 5000));
+}
+
 TEST_HARNESS_MAIN
