@@ -71,6 +71,19 @@ out_free_req:
 	return ret;
 }
 
+/* np_admin_send() on a request allocated for it */
+static int np_admin_alloc_send(struct nvme_peer_ctrl *pctrl,
+			       struct nvme_command *c, void *buf,
+			       unsigned int len, bool foreign)
+{
+	struct request *req;
+
+	req = blk_mq_alloc_request(pctrl->ctrl->admin_q, nvme_req_op(c), 0);
+	if (IS_ERR(req))
+		return PTR_ERR(req);
+	return np_admin_send(pctrl, req, c, buf, len, foreign);
+}
+
 /**
  * np_admin_exec() - send an admin command with a request already allocated
  * @req: a request of the controller's admin queue; freed here
@@ -108,12 +121,7 @@ int np_admin_exec(struct request *req, struct nvme_command *c, void *buf,
 int np_admin_cmd(struct nvme_peer_ctrl *pctrl, struct nvme_command *c,
 		 void *buf, unsigned int len)
 {
-	struct request *req;
-
-	req = blk_mq_alloc_request(pctrl->ctrl->admin_q, nvme_req_op(c), 0);
-	if (IS_ERR(req))
-		return PTR_ERR(req);
-	return np_admin_send(pctrl, req, c, buf, len, false);
+	return np_admin_alloc_send(pctrl, c, buf, len, false);
 }
 
 /**
@@ -137,12 +145,7 @@ int np_admin_cmd(struct nvme_peer_ctrl *pctrl, struct nvme_command *c,
 int np_admin_cmd_foreign(struct nvme_peer_ctrl *pctrl, struct nvme_command *c,
 			 void *buf, unsigned int len)
 {
-	struct request *req;
-
-	req = blk_mq_alloc_request(pctrl->ctrl->admin_q, nvme_req_op(c), 0);
-	if (IS_ERR(req))
-		return PTR_ERR(req);
-	return np_admin_send(pctrl, req, c, buf, len, true);
+	return np_admin_alloc_send(pctrl, c, buf, len, true);
 }
 
 /**
