@@ -280,6 +280,7 @@ void np_free_work(struct work_struct *work)
 	struct nvme_peer_queue *q, *next;
 	bool maybe;
 
+	np_inject_free_work();
 	mutex_lock(&pctrl->lock);
 	list_for_each_entry_safe(q, next, &pctrl->queues, node) {
 		if (q->state != NP_Q_RELEASED)	/* final; set under our lock */

@@ -50,6 +50,10 @@
  *                        before it takes the VF down, as one stuck on an
  *                        admin command would: an unload meanwhile gives
  *                        the primaries up after its bound
+ *   free_work_delay      a controller's settling of released reservations
+ *                        (np_free_work()) waits delay_ms before it
+ *                        starts, as a preempted work would: a removal
+ *                        meanwhile waits for it from nvme-pci's workqueue
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -79,6 +83,7 @@ enum {
 	NP_F_CFS_DROP_DELAY,
 	NP_F_NS_SETTLING,
 	NP_F_TEARDOWN_DELAY,
+	NP_F_FREE_WORK_DELAY,
 	NP_F_NR
 };
 
@@ -95,6 +100,7 @@ static struct np_fault np_faults[NP_F_NR] = {
 	[NP_F_CFS_DROP_DELAY]	   = { "cfs_drop_delay", FAULT_ATTR_INITIALIZER },
 	[NP_F_NS_SETTLING]	   = { "ns_settling", FAULT_ATTR_INITIALIZER },
 	[NP_F_TEARDOWN_DELAY]	   = { "teardown_delay", FAULT_ATTR_INITIALIZER },
+	[NP_F_FREE_WORK_DELAY]	   = { "free_work_delay", FAULT_ATTR_INITIALIZER },
 };
 
 static u32 np_stall_id;
@@ -191,6 +197,11 @@ bool np_inject_ns_settling(void)
 void np_inject_teardown(void)
 {
 	np_fail_delay(NP_F_TEARDOWN_DELAY);
+}
+
+void np_inject_free_work(void)
+{
+	np_fail_delay(NP_F_FREE_WORK_DELAY);
 }
 
 void np_inject_init(void)

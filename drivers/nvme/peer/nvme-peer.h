@@ -570,6 +570,7 @@ void np_inject_drain_read(void);
 void np_inject_cfs_drop(void);
 bool np_inject_ns_settling(void);
 void np_inject_teardown(void);
+void np_inject_free_work(void);
 void np_inject_init(void);
 void np_inject_exit(void);
 struct dentry *np_inject_debugfs(void);
@@ -599,6 +600,7 @@ static inline bool np_inject_ns_settling(void)
 }
 
 static inline void np_inject_teardown(void) { }
+static inline void np_inject_free_work(void) { }
 static inline void np_inject_init(void) { }
 static inline void np_inject_exit(void) { }
 static inline struct dentry *np_inject_debugfs(void)

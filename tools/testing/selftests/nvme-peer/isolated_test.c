@@ -167,6 +167,20 @@ static const char *np_host_view(const char *ctrl, int cntlid, int nsid)
 	return np_wait_ns(ctrl, nsid);
 }
 
+/*
+ * Release the tenant in @fd/@m, wait until @ctrl's VFs are down, then a
+ * new tenant of @nsid reads its namespace: 0, or -1 at the first failure.
+ */
+static int np_iso_serves_again(const char *ctrl, int nsid, int *fd,
+			       struct np_map *m)
+{
+	np_iso_drop(fd, m);
+	if (np_settle(ctrl, NP_RP_VFS, 0) ||
+	    np_iso_reserve(ctrl, nsid, 8192, fd, m))
+		return -1;
+	return np_cmd_ns(*fd, m, NPQ_OPC_READ, nsid, 0, 8, 5000) ? -1 : 0;
+}
+
 FIXTURE(iso) {
 	char rp[32], sw[32];
 	int rp_cntlid, sw_cntlid;
@@ -198,6 +212,7 @@ FIXTURE_TEARDOWN(iso)
 	if (!self->rp[0] || access(NP_SRIOV, F_OK))
 		return;
 	np_inject("fail_detach", 0, 0);
+	np_inject("free_work_delay", 0, 0);
 	for (i = 0; i < NP_TENANTS; i++)
 		np_iso_drop(&self->fd[i], &self->m[i]);
 	/* every released tenant's secondary controller goes offline */
@@ -653,12 +668,8 @@ TEST_F_TIMEOUT(iso, host_io_on_a_vf_survives_the_primary_reset, 180)
 	EXPECT_EQ(NVME_PEER_REASON_RESET, np_revoked_reason(self->fd[0]));
 	snprintf(path, sizeof(path), "/sys/class/nvme/%s/peer/live", self->rp);
 	ASSERT_EQ(0, np_wait_for(path, "1", 30));
-	np_iso_drop(&self->fd[0], &self->m[0]);
-	EXPECT_EQ(0, np_settle(self->rp, NP_RP_VFS, 0));
-	ASSERT_EQ(0, np_iso_reserve(self->rp, 3, 8192, &self->fd[0],
-				    &self->m[0]));
-	EXPECT_EQ(0, np_cmd_ns(self->fd[0], &self->m[0], NPQ_OPC_READ, 3, 0,
-			       8, 5000));
+	EXPECT_EQ(0, np_iso_serves_again(self->rp, 3, &self->fd[0],
+					 &self->m[0]));
 }
 
 /*
@@ -1269,6 +1280,66 @@ TEST_F_TIMEOUT(iso, primary_pci_removal_takes_the_vfs_first, 180)
 				    &self->m[0]));
 	EXPECT_EQ(0, np_cmd_ns(self->fd[0], &self->m[0], NPQ_OPC_READ, 1, 0,
 			       8, 5000));
+}
+
+/* VF number (1-based) of @pci, a VF of @pf, or -1. */
+static int np_vfn_of(const char *pf, const char *pci)
+{
+	char link[300], target[300];
+	ssize_t n;
+	int vfn;
+
+	for (vfn = 1; vfn <= 8; vfn++) {
+		snprintf(link, sizeof(link), "/sys/bus/pci/devices/%s/virtfn%d",
+			 pf, vfn - 1);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n < 0)
+			continue;
+		target[n] = '\0';
+		if (!strcmp(strrchr(target, '/') + 1, pci))
+			return vfn;
+	}
+	return -1;
+}
+
+/*
+ * The chaos run's finding D: a VF whose reset fails is removed from
+ * nvme-pci's workqueue (nvme_remove_dead_ctrl_work(), WQ_MEM_RECLAIM), and
+ * its REMOVED waits for nvme-peer's settling of released reservations.
+ * What a reclaim worker waits for must run on a reclaim workqueue, or the
+ * kernel's check_flush_dependency() WARNs (which fails the boot).  The
+ * secondary controller is taken offline behind the host, so the VF's
+ * reset cannot enable it (CSTS.CFS); free_work_delay keeps the settling
+ * running when the removal comes.  The VF serves the next tenant.
+ */
+TEST_F_TIMEOUT(iso, dead_vf_removal_waits_only_for_reclaim_work, 180)
+{
+	int vfn, cntlid, online, nvq, nvi;
+	char pf[64], path[160];
+
+	snprintf(pf, sizeof(pf), "%s", np_pci_of(atoi(self->rp + 4)));
+	ASSERT_EQ(0, np_iso_reserve(self->rp, 1, 8192, &self->fd[0],
+				    &self->m[0]));
+	vfn = np_vfn_of(pf, np_pci_of(self->m[0].info.ctrl));
+	ASSERT_LT(0, vfn);
+	ASSERT_EQ(0, np_sec(self->rp, vfn, &cntlid, &online, &nvq, &nvi));
+	ASSERT_EQ(1, online);
+	ASSERT_EQ(0, np_inject("free_work_delay", -1, 15000));
+	ASSERT_EQ(0, np_door("virt %s %d %d %d %d", self->rp, 7, 0, cntlid, 0));
+	snprintf(path, sizeof(path), "/sys/class/nvme/nvme%u/reset_controller",
+		 self->m[0].info.ctrl);
+	/* the reset fails (-ENETRESET, the controller not live after it) */
+	EXPECT_NE(0, np_write(path, "1"));
+	EXPECT_EQ(NVME_PEER_REASON_RESET, np_revoked_reason(self->fd[0]));
+	/* nvme-pci gives the dead controller up: its class device goes */
+	snprintf(path, sizeof(path), "/sys/class/nvme/nvme%u",
+		 self->m[0].info.ctrl);
+	for (int i = 0; i < 300 && !access(path, F_OK); i++)
+		usleep(100000);
+	EXPECT_NE(0, access(path, F_OK));
+	np_inject("free_work_delay", 0, 0);
+	EXPECT_EQ(0, np_iso_serves_again(self->rp, 1, &self->fd[0],
+					 &self->m[0]));
 }
 
 TEST_HARNESS_MAIN
