@@ -300,7 +300,7 @@ void np_free_work(struct work_struct *work)
 void np_queue_free_work(struct nvme_peer_ctrl *pctrl)
 {
 	kref_get(&pctrl->ref);
-	if (!queue_work(np_wq, &pctrl->free_work))
+	if (!queue_work(np_settle_wq, &pctrl->free_work))
 		nvme_peer_ctrl_put(pctrl);
 }
 

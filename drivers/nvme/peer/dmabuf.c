@@ -381,7 +381,7 @@ static int np_dmabuf_publish(struct np_dmabuf *d)
 		d->fence = dma_fence_get(f);
 		spin_unlock(&d->fence_lock);
 		kobject_get(&d->q->kobj);	/* the work's */
-		if (!queue_work(np_wq, &d->work))
+		if (!queue_work(np_move_wq, &d->work))
 			kobject_put(&d->q->kobj);	/* never the last */
 	}
 	dma_resv_add_fence(resv, f, DMA_RESV_USAGE_BOOKKEEP);

@@ -387,7 +387,7 @@ int __init np_events_init(void)
  * Forgets every controller while the hooks still report events, so that a
  * removal racing the unload waits for it (np_ctrl_forget() runs once per
  * controller) and a reset can still settle queues; then unregisters, after
- * which no event runs.  The caller drains np_wq afterwards.
+ * which no event runs.  The caller drains the workqueues afterwards.
  */
 void np_events_exit(void)
 {

@@ -555,33 +555,70 @@ bool np_ns_admin_cmd(struct nvme_ctrl *ctrl, const struct nvme_command *c)
 	spin_unlock(&pctrl->state_lock);
 	/* a pending work holds a reference: this put is never the last */
 	if (!fenced && kref_get_unless_zero(&pctrl->ref) &&
-	    !queue_work(np_wq, &pctrl->fence_work))
+	    !queue_work(np_settle_wq, &pctrl->fence_work))
 		nvme_peer_ctrl_put(pctrl);
 	rcu_read_unlock();
 	return fenced;
 }
 
-struct workqueue_struct *np_wq;		/* drained before unload */
+struct workqueue_struct *np_wq;
+struct workqueue_struct *np_settle_wq;
+struct workqueue_struct *np_move_wq;
 
 /**
- * np_fence_init() - the workqueue of the fences and of their causes
+ * np_fence_init() - the workqueues of the fences and of their causes
  *
- * file.c's layout breaks, dma-buf moves and the namespace fence run on
- * np_wq; np_fence_exit() drains it at unload, after the last event.
+ * Three, by who waits for their work:
+ *
+ * - np_settle_wq (WQ_MEM_RECLAIM): what a controller event waits for
+ *   (np_ctrl_forget(), nvme-pci's removal, itself on nvme-wq, a reclaim
+ *   workqueue): the settling of released reservations, the namespace
+ *   fence, a binding's lease return (np_bind_sync()).
+ * - np_move_wq (WQ_MEM_RECLAIM): the dma-buf moves' fences, which the
+ *   settling waits for when it frees a queue's dma-buf (np_dmabuf_release());
+ *   a workqueue of their own: a work waiting for one of its own
+ *   workqueue's is a deadlock lockdep reports.
+ * - np_wq: the rest, which may wait for the others: configfs
+ *   re-creations, isolated mode's teardowns (which remove VFs, whose
+ *   REMOVED waits for np_settle_wq), layout breaks, a frozen file
+ *   system's time update and close.
+ *
+ * np_fence_exit() drains them at unload, after the last event.
  *
  * Return: 0 or -ENOMEM.
  */
 int __init np_fence_init(void)
 {
 	np_wq = alloc_workqueue("nvme-peer", 0, 0);
-	return np_wq ? 0 : -ENOMEM;
+	if (!np_wq)
+		goto out;
+	np_settle_wq = alloc_workqueue("nvme-peer-settle", WQ_MEM_RECLAIM, 0);
+	if (!np_settle_wq)
+		goto out_destroy_np_wq;
+	np_move_wq = alloc_workqueue("nvme-peer-move", WQ_MEM_RECLAIM, 0);
+	if (!np_move_wq)
+		goto out_destroy_settle_wq;
+	return 0;
+
+out_destroy_settle_wq:
+	destroy_workqueue(np_settle_wq);
+out_destroy_np_wq:
+	destroy_workqueue(np_wq);
+out:
+	return -ENOMEM;
 }
 
 /**
- * np_fence_exit() - drain and free np_wq
+ * np_fence_exit() - drain and free the workqueues
+ *
+ * In the order their work queues more: a settling's last put of a
+ * binding queues its lease return (np_settle_wq itself) and a frozen
+ * file's close (np_wq).
  */
 void np_fence_exit(void)
 {
+	destroy_workqueue(np_settle_wq);
+	destroy_workqueue(np_move_wq);
 	destroy_workqueue(np_wq);
 }
 

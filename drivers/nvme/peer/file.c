@@ -632,7 +632,7 @@ void np_bind_put(struct np_bind *b)
 	spin_lock(&b->lock);
 	b->q = NULL;
 	spin_unlock(&b->lock);
-	queue_work(np_wq, &b->put_work);
+	queue_work(np_settle_wq, &b->put_work);
 }
 
 /**

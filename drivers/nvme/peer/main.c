@@ -59,7 +59,7 @@ out_fence_exit:
  * The doors close first (no new reservation; configfs holds the module
  * while an administrator's intent exists), then every controller is
  * forgotten and the events stop; the work those events queued drains with
- * np_wq, and the pollers go last.
+ * the workqueues (np_fence_exit()), and the pollers go last.
  */
 static void __exit nvme_peer_exit(void)
 {

@@ -495,6 +495,8 @@ const char *np_reason_name(enum nvme_peer_reason reason);
 void np_ns_fence_work(struct work_struct *work);
 bool np_ns_admin_cmd(struct nvme_ctrl *ctrl, const struct nvme_command *c);
 extern struct workqueue_struct *np_wq;
+extern struct workqueue_struct *np_settle_wq;
+extern struct workqueue_struct *np_move_wq;
 int np_fence_init(void);
 void np_fence_exit(void);
 
