@@ -1314,9 +1314,18 @@ static int np_vfn_of(const char *pf, const char *pci)
  */
 TEST_F_TIMEOUT(iso, dead_vf_removal_waits_only_for_reclaim_work, 180)
 {
-	int vfn, cntlid, online, nvq, nvi;
-	char pf[64], path[160];
+	int vfn, cntlid, online, nvq, nvi, major = 0, minor = 0;
+	char pf[64], path[160], kver[64];
 
+	np_read("/proc/sys/kernel/osrelease", kver, sizeof(kver));
+	sscanf(kver, "%d.%d", &major, &minor);
+	/*
+	 * 6.12's nvme-pci keeps a controller whose reset failed (DEAD, no
+	 * removal), and Debian 6.12's lockdep reports the queue freeze that
+	 * failed reset leaves (nvme-pci's own: the chaos run's finding B).
+	 */
+	if (major > 6 || (major == 6 && minor >= 12))
+		SKIP(return, "nvme-pci removes a controller whose reset failed only before 6.12");
 	snprintf(pf, sizeof(pf), "%s", np_pci_of(atoi(self->rp + 4)));
 	ASSERT_EQ(0, np_iso_reserve(self->rp, 1, 8192, &self->fd[0],
 				    &self->m[0]));
