@@ -155,7 +155,12 @@ static int np_copy_arg(void *dst, size_t ksize, size_t ver0,
 	return copy_struct_from_user(dst, ksize, uarg, *usize);
 }
 
-/* Check a RESERVE argument: -EINVAL for what no kernel accepts. */
+/*
+ * The shape of a RESERVE argument, -EINVAL: flags, reserved fields, the
+ * widths core.c's parameters narrow to, fields a flag does not ask for,
+ * and the extents copied in.  What the values mean is the gate's
+ * (core.c's np_reserve_check()).
+ */
 static int np_reserve_arg_ok(const struct nvme_peer_reserve *r)
 {
 	if (r->flags & ~(NVME_PEER_RESERVE_PEER | NVME_PEER_RESERVE_FILE |
@@ -164,13 +169,11 @@ static int np_reserve_arg_ok(const struct nvme_peer_reserve *r)
 	     (r->file_fd || r->file_access || r->file_off || r->file_len)) ||
 	    r->rsvd || r->rsvd2 ||
 	    r->nr_extents > NVME_PEER_MAX_EXTENTS || r->rsvd3 || r->rsvd4 ||
-	    r->qid > U16_MAX || r->sq_placement > NVME_PEER_PLACE_DMABUF ||
-	    r->cq_placement > NVME_PEER_PLACE_DMABUF ||
-	    r->data_placement > NVME_PEER_PLACE_DMABUF ||
+	    r->qid > U16_MAX ||
 	    r->sq_buf.rsvd || r->cq_buf.rsvd || r->data_buf.rsvd ||
 	    (!(r->flags & NVME_PEER_RESERVE_PEER) &&
 	     (r->peer_domain || r->peer_bdf)) ||
-	    r->peer_bdf > U16_MAX || r->data_size > NP_MAX_DATA_SIZE)
+	    r->peer_bdf > U16_MAX)
 		return -EINVAL;
 	return 0;
 }
@@ -372,7 +375,7 @@ static bool np_db_mappable(struct nvme_peer_queue *q)
 	 * a secondary controller's holds nvme-pci's admin and I/O queues' of
 	 * that VF.
 	 */
-	return capable(CAP_SYS_RAWIO) ||
+	return !np_unguarded_check(q->params.mode, NP_OWNER_FILE, false) ||
 	       4 * q->pctrl->info.db_stride >= PAGE_SIZE;
 }
 

@@ -4,7 +4,10 @@
  * (a qid nvme-pci held back), its memory and its guard, owned by a driver
  * (nvme_peer_reserve()), a process (cdev.c) or the administrator
  * (sysfs.c).  Here is decided whether a request may be reserved (the
- * parameters, the namespace, allow_direct, the qid), in which order it is
+ * parameters, the namespace, the qid: one gate for every mode), who may
+ * drive a queue without the guard (np_unguarded_check()), on which
+ * controller it is built (an isolated one on the secondary controller
+ * isolated.c provides), in which order it is
  * built (binding, format, memory, qid, Create) and torn down, and when a
  * released reservation's memory may be freed: only once the controller can
  * no longer reach it.  Revocation itself -- the state machine, the owner's
@@ -130,28 +133,6 @@ static int np_validate_params(const struct nvme_peer_params *p, u32 mqes, u32 cm
 	    (NVME_CMBSZ_WDS | NVME_CMBSZ_RDS))
 		return -EOPNOTSUPP;
 	return 0;
-}
-
-/**
- * np_reserve_validate() - np_validate_params() against a primary
- * @pctrl: the primary controller of an isolated reservation
- * @p: the parameters
- *
- * Checks an isolated request before any VF is enabled.  The queue is on a
- * secondary controller, whose memory buffer nvme-peer does not look for:
- * CMB placement is -EOPNOTSUPP.
- *
- * Return: as np_validate_params().
- */
-int np_reserve_validate(struct nvme_peer_ctrl *pctrl,
-			const struct nvme_peer_params *p)
-{
-	u32 mqes;
-
-	spin_lock(&pctrl->state_lock);
-	mqes = pctrl->info.mqes;
-	spin_unlock(&pctrl->state_lock);
-	return np_validate_params(p, mqes, 0);
 }
 
 /**
@@ -304,31 +285,56 @@ void np_queue_free_work(struct nvme_peer_ctrl *pctrl)
 		nvme_peer_ctrl_put(pctrl);
 }
 
+/**
+ * np_unguarded_check() - may @owner drive a queue the guard does not check
+ * @mode: the queue's mode
+ * @owner: who asks: a peer driver in the kernel, or a process
+ * @create: a new reservation (else an attach to one, or a mapping)
+ *
+ * The one place it is decided.  Without the guard (direct and isolated
+ * mode) a process rings the controller's doorbells itself, in a page
+ * that holds other queues' doorbells too -- the controller's others, or
+ * on a VF nvme-pci's own admin and I/O queues of that VF, whatever
+ * confines the VF's DMA --: it needs CAP_SYS_RAWIO.  A new direct queue
+ * also needs nvme_peer.allow_direct=1, the administrator's word; an
+ * isolated one is checked by its secondary controller and the IOMMU.
+ *
+ * Return: 0 or -EPERM.
+ */
+int np_unguarded_check(enum nvme_peer_mode mode, enum np_owner owner,
+		       bool create)
+{
+	if (mode == NVME_PEER_MODE_MEDIATED)
+		return 0;
+	if (create && mode == NVME_PEER_MODE_DIRECT && !READ_ONCE(allow_direct))
+		return -EPERM;
+	if (owner != NP_OWNER_KERNEL && !capable(CAP_SYS_RAWIO))
+		return -EPERM;
+	return 0;
+}
+
 /*
- * The gate: whether @p may be asked of @pctrl: -EINVAL, -EPERM...  An
- * isolated reservation (@tenant) needs no allow_direct: isolated.c has
- * checked who may drive a secondary controller.
+ * The gate, run once for each request, against the controller it names
+ * (an isolated request's primary: the queue's own controller does not
+ * exist yet): -EINVAL, -EOPNOTSUPP, -EPERM...  An isolated queue lives in
+ * a secondary controller, whose memory buffer nvme-peer does not look
+ * for (CMB placement: -EOPNOTSUPP), and whose qids are its own.
  */
 static int np_reserve_check(struct nvme_peer_ctrl *pctrl,
 			    const struct nvme_peer_params *p,
-			    enum np_owner owner, struct np_tenant *tenant)
+			    enum np_owner owner, u16 want_qid)
 {
 	u32 mqes, cmbsz;
 	int ret;
 
 	spin_lock(&pctrl->state_lock);
 	mqes = pctrl->info.mqes;
-	cmbsz = pctrl->info.cmbsz;
+	cmbsz = np_isolated_mode(p) ? 0 : pctrl->info.cmbsz;
 	spin_unlock(&pctrl->state_lock);
 	ret = np_validate_params(p, mqes, cmbsz);
-	/* isolated mode only on a tenant's VF, a tenant's VF only isolated */
-	if (!ret && !!tenant != np_isolated_mode(p))
+	if (!ret && np_isolated_mode(p) && want_qid)
 		ret = -EINVAL;
-	if (!ret && p->mode == NVME_PEER_MODE_DIRECT &&
-	    (!READ_ONCE(allow_direct) ||
-	     (owner != NP_OWNER_KERNEL && !capable(CAP_SYS_RAWIO))))
-		ret = -EPERM;
-	return ret;
+	return ret ?: np_unguarded_check(p->mode, owner, true);
 }
 
 /* Whether the controller can take a reservation now: -ENODEV, -EAGAIN. */
@@ -477,9 +483,9 @@ static int np_queue_alloc_mem(struct nvme_peer_queue *q,
 }
 
 /**
- * np_reserve_on() - reserve a queue pair of one controller
+ * np_reserve_on() - build a reservation the gate let through
  * @pctrl: the controller whose qid it takes
- * @p: what to reserve (validated here)
+ * @p: what to reserve (np_reserve_check() passed)
  * @owner: who will release it
  * @want_qid: the qid to take, or 0 for the lowest free one
  * @prov: who may attach to it through /dev/nvme-peer, or NULL: nobody
@@ -488,11 +494,11 @@ static int np_queue_alloc_mem(struct nvme_peer_queue *q,
  *
  * Return: as np_reserve().
  */
-struct nvme_peer_queue *np_reserve_on(struct nvme_peer_ctrl *pctrl,
-				      const struct nvme_peer_params *p,
-				      enum np_owner owner, u16 want_qid,
-				      const struct np_provision *prov,
-				      struct np_tenant *tenant)
+static struct nvme_peer_queue *np_reserve_on(struct nvme_peer_ctrl *pctrl,
+					     const struct nvme_peer_params *p,
+					     enum np_owner owner, u16 want_qid,
+					     const struct np_provision *prov,
+					     struct np_tenant *tenant)
 {
 	struct np_bind *bind = NULL;
 	struct nvme_peer_queue *q;
@@ -500,12 +506,12 @@ struct nvme_peer_queue *np_reserve_on(struct nvme_peer_ctrl *pctrl,
 	bool notify;
 	int ret;
 
-	ret = np_reserve_check(pctrl, p, owner, tenant);
 	/* before the lock: mapping the file writes its dirty pages back */
-	if (!ret && p->file.file)
+	if (p->file.file) {
 		ret = np_bind_file(p, &bind);
-	if (ret)
-		return ERR_PTR(ret);
+		if (ret)
+			return ERR_PTR(ret);
+	}
 	mutex_lock(&pctrl->lock);
 	ret = np_reserve_live(pctrl);
 	if (!ret)
@@ -581,9 +587,9 @@ out_unlock:
  * @want_qid: the qid to take, or 0 for the lowest free one
  * @prov: who may attach to it through /dev/nvme-peer, or NULL: nobody
  *
- * Isolated mode goes to isolated.c, which reserves on a secondary
- * controller of its own; a secondary controller isolated mode brought up
- * takes no other reservation.
+ * The gate runs once, here.  An isolated reservation is then built on the
+ * secondary controller isolated.c provides for it; a secondary controller
+ * isolated mode brought up takes no other reservation (-EBUSY).
  *
  * Return: the reservation, holding one reference for its owner, or an
  * ERR_PTR with the errors listed at nvme_peer_reserve() (the one list of
@@ -595,11 +601,26 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 				   enum np_owner owner, u16 want_qid,
 				   const struct np_provision *prov)
 {
-	if (p->mode == NVME_PEER_MODE_ISOLATED)
-		return np_iso_reserve(pctrl, p, owner, want_qid, prov);
-	if (np_iso_owns(pctrl->info.pdev))
+	struct nvme_peer_ctrl *vctrl;
+	struct nvme_peer_queue *q;
+	struct np_tenant *t;
+	int ret;
+
+	if (!np_isolated_mode(p) && np_iso_owns(pctrl->info.pdev))
 		return ERR_PTR(-EBUSY);
-	return np_reserve_on(pctrl, p, owner, want_qid, prov, NULL);
+	ret = np_reserve_check(pctrl, p, owner, want_qid);
+	if (ret)
+		return ERR_PTR(ret);
+	if (!np_isolated_mode(p))
+		return np_reserve_on(pctrl, p, owner, want_qid, prov, NULL);
+	vctrl = np_iso_provide(pctrl, p->nsid, &t);
+	if (IS_ERR(vctrl))
+		return ERR_CAST(vctrl);
+	q = np_reserve_on(vctrl, p, owner, 0, prov, t);
+	nvme_peer_ctrl_put(vctrl);
+	if (IS_ERR(q))
+		np_iso_abandon(t);
+	return q;
 }
 
 /*
@@ -644,34 +665,6 @@ void np_queue_snapshot(struct nvme_peer_queue *q, enum np_qstate *state,
 }
 
 /**
- * np_attach() - let a process drive a reservation an administrator made
- * @pctrl: the controller
- * @qid: the reservation's qid, when @name is NULL
- * @name: the reservation's name (its configfs directory), or NULL
- * @revoke: called once if it is revoked while attached
- * @priv: for @revoke
- *
- * Return: the reservation with a reference for the caller, or an ERR_PTR:
- * -ENOENT (no such reservation), -EACCES (made without uid or gid, or for
- * another user or group), -EPERM (the caller lacks CAP_SYS_RAWIO and the
- * reservation is direct, or isolated without an IOMMU domain of its VF's
- * own: np_needs_rawio()), -EBUSY (attached already), -ENXIO (revoked; a
- * reservation revoked by a reset comes back under its name).
- */
-struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
-				  const char *name, nvme_peer_revoke_fn revoke,
-				  void *priv)
-{
-	struct nvme_peer_queue *q;
-
-	q = np_attach_on(pctrl, qid, name, revoke, priv);
-	/* an isolated reservation is on one of the primary's VFs */
-	if (PTR_ERR(q) == -ENOENT)
-		q = np_iso_attach(pctrl, qid, name, revoke, priv);
-	return q;
-}
-
-/**
  * np_attach_on() - np_attach() on one controller
  * @pctrl: the controller whose list holds the reservation
  * @qid: as np_attach()
@@ -681,9 +674,10 @@ struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
  *
  * Return: as np_attach().
  */
-struct nvme_peer_queue *np_attach_on(struct nvme_peer_ctrl *pctrl, u16 qid,
-				     const char *name,
-				     nvme_peer_revoke_fn revoke, void *priv)
+static struct nvme_peer_queue *np_attach_on(struct nvme_peer_ctrl *pctrl,
+					    u16 qid, const char *name,
+					    nvme_peer_revoke_fn revoke,
+					    void *priv)
 {
 	struct nvme_peer_queue *q;
 	int ret = 0;
@@ -699,7 +693,7 @@ struct nvme_peer_queue *np_attach_on(struct nvme_peer_ctrl *pctrl, u16 qid,
 	    (uid_valid(q->uid) && !uid_eq(q->uid, current_fsuid())) ||
 	    (gid_valid(q->gid) && !in_group_p(q->gid)))
 		ret = -EACCES;
-	else if (np_needs_rawio(q) && !capable(CAP_SYS_RAWIO))
+	else if (np_unguarded_check(q->params.mode, NP_OWNER_FILE, false))
 		ret = -EPERM;
 	else if (q->attached)
 		ret = -EBUSY;
@@ -714,6 +708,40 @@ struct nvme_peer_queue *np_attach_on(struct nvme_peer_ctrl *pctrl, u16 qid,
 	spin_unlock(&pctrl->state_lock);
 	mutex_unlock(&pctrl->lock);
 	return ret ? ERR_PTR(ret) : q;
+}
+
+/**
+ * np_attach() - let a process drive a reservation an administrator made
+ * @pctrl: the controller
+ * @qid: the reservation's qid, when @name is NULL
+ * @name: the reservation's name (its configfs directory), or NULL
+ * @revoke: called once if it is revoked while attached
+ * @priv: for @revoke
+ *
+ * Return: the reservation with a reference for the caller, or an ERR_PTR:
+ * -ENOENT (no such reservation), -EACCES (made without uid or gid, or for
+ * another user or group), -EPERM (the caller lacks CAP_SYS_RAWIO and the
+ * reservation is direct or isolated: np_unguarded_check()), -EBUSY
+ * (attached already), -ENXIO (revoked; a
+ * reservation revoked by a reset comes back under its name).
+ */
+struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
+				  const char *name, nvme_peer_revoke_fn revoke,
+				  void *priv)
+{
+	struct nvme_peer_ctrl **vctrls;
+	struct nvme_peer_queue *q;
+	unsigned int i, n;
+
+	q = np_attach_on(pctrl, qid, name, revoke, priv);
+	/* an isolated reservation is on one of the primary's VFs, by name */
+	if (PTR_ERR(q) != -ENOENT || !name)
+		return q;
+	vctrls = np_iso_vctrls(pctrl, &n);
+	for (i = 0; i < n && PTR_ERR(q) == -ENOENT; i++)
+		q = np_attach_on(vctrls[i], 0, name, revoke, priv);
+	np_ctrls_put(vctrls, n);
+	return q;
 }
 
 /* Zero the queues and data, and create the queues afresh. */

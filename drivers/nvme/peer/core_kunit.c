@@ -7,6 +7,7 @@
  */
 #include <kunit/test.h>
 #include <linux/bitmap.h>
+#include <linux/cred.h>
 #include <linux/nvme.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -232,6 +233,47 @@ static void np_test_gate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, np_validate_params(&p, 2048, 0), -EINVAL);
 }
 
+/*
+ * Who may drive a queue without the guard, the one answer: mediated is
+ * anyone's; a new direct queue needs allow_direct, even for the kernel;
+ * a process needs CAP_SYS_RAWIO for direct and isolated queues, to
+ * reserve and to attach; the kernel's peer drivers do not.
+ */
+static void np_test_unguarded(struct kunit *test)
+{
+	const enum nvme_peer_mode med = NVME_PEER_MODE_MEDIATED,
+		dir = NVME_PEER_MODE_DIRECT, iso = NVME_PEER_MODE_ISOLATED;
+	bool saved = READ_ONCE(allow_direct);
+	const struct cred *old;
+	struct cred *c;
+
+	WRITE_ONCE(allow_direct, false);
+	KUNIT_EXPECT_EQ(test, np_unguarded_check(med, NP_OWNER_FILE, true), 0);
+	KUNIT_EXPECT_EQ(test, np_unguarded_check(dir, NP_OWNER_KERNEL, true),
+			-EPERM);
+	KUNIT_EXPECT_EQ(test, np_unguarded_check(dir, NP_OWNER_FILE, false), 0);
+	KUNIT_EXPECT_EQ(test, np_unguarded_check(iso, NP_OWNER_FILE, true), 0);
+	WRITE_ONCE(allow_direct, true);
+	KUNIT_EXPECT_EQ(test, np_unguarded_check(dir, NP_OWNER_FILE, true), 0);
+
+	c = prepare_creds();
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	cap_lower(c->cap_effective, CAP_SYS_RAWIO);
+	old = override_creds(c);
+	KUNIT_EXPECT_EQ(test, np_unguarded_check(med, NP_OWNER_FILE, true), 0);
+	KUNIT_EXPECT_EQ(test, np_unguarded_check(dir, NP_OWNER_FILE, true),
+			-EPERM);
+	KUNIT_EXPECT_EQ(test, np_unguarded_check(dir, NP_OWNER_FILE, false),
+			-EPERM);
+	KUNIT_EXPECT_EQ(test, np_unguarded_check(iso, NP_OWNER_FILE, false),
+			-EPERM);
+	KUNIT_EXPECT_EQ(test, np_unguarded_check(iso, NP_OWNER_KERNEL, true), 0);
+	KUNIT_EXPECT_EQ(test, np_unguarded_check(dir, NP_OWNER_KERNEL, true), 0);
+	revert_creds(old);
+	put_cred(c);
+	WRITE_ONCE(allow_direct, saved);
+}
+
 /* ---- qid allocator ---------------------------------------------------------- */
 
 static void np_test_qid_alloc(struct kunit *test)
@@ -317,6 +359,7 @@ static void np_test_params_keep(struct kunit *test)
 static struct kunit_case nvme_peer_core_cases[] = {
 	KUNIT_CASE_PARAM(np_test_validate, np_validate_gen_params),
 	KUNIT_CASE(np_test_gate),
+	KUNIT_CASE(np_test_unguarded),
 	KUNIT_CASE(np_test_qid_alloc),
 	KUNIT_CASE(np_test_params_keep),
 	{}

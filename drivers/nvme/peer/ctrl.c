@@ -141,6 +141,18 @@ void nvme_peer_ctrl_put(struct nvme_peer_ctrl *pctrl)
 EXPORT_SYMBOL_GPL(nvme_peer_ctrl_put);
 
 /**
+ * np_ctrls_put() - put each controller of an array, then the array
+ * @pctrls: from kmalloc(), or NULL
+ * @n: its entries
+ */
+void np_ctrls_put(struct nvme_peer_ctrl **pctrls, unsigned int n)
+{
+	while (n--)
+		nvme_peer_ctrl_put(pctrls[n]);
+	kfree(pctrls);
+}
+
+/**
  * np_ctrl_add() - publish a new controller
  * @pctrl: set up, holding one reference that the registry takes over
  *

@@ -3,9 +3,9 @@
  * nvme-peer: isolated mode.  An isolated reservation names a primary
  * controller and one namespace.  Here a secondary controller (an SR-IOV
  * VF, brought up by sriov.c) is claimed for it, taken online with exactly
- * that namespace attached, and the queue pair is reserved on the VF's own
- * nvme-peer side the way direct mode does (core.c's np_reserve_on()): the
- * peer writes the SQ and rings the doorbell, the controller -- not the
+ * that namespace attached, and handed to core.c, which reserves the queue
+ * pair on the VF's own nvme-peer side the way direct mode does: the peer
+ * writes the SQ and rings the doorbell, the controller -- not the
  * kernel -- refuses every other namespace, and the IOMMU, where the VF has
  * a domain of its own, confines its DMA.  Here is decided which VF a
  * reservation gets, when it is given back, and what the primary's events
@@ -558,18 +558,17 @@ static struct nvme_peer_ctrl *np_iso_wait_up(struct np_tenant *t)
 }
 
 /**
- * np_iso_reserve() - reserve a queue pair on a secondary controller
+ * np_iso_provide() - a secondary controller for an isolated reservation
  * @pf: the primary controller
- * @p: what to reserve, mode isolated
- * @owner: who will release it
- * @want_qid: must be 0: the qid is the secondary controller's
- * @prov: as np_reserve()
+ * @nsid: the namespace the reservation is for
+ * @tenant: the tenant, to hand to np_reserve_on() and, if that fails,
+ *	to np_iso_abandon()
  *
- * Checks the request against the primary, claims a VF (enabling the VFs
- * the first time), provisions its secondary controller with @p->nsid,
- * waits for it to come up and reserves on it.
+ * The request passed core.c's gate already.  Claims a VF (enabling the
+ * VFs the first time), provisions its secondary controller with exactly
+ * @nsid and waits for it to come up.
  *
- * Return: the reservation, or an ERR_PTR: np_reserve()'s, and
+ * Return: the VF's nvme-peer side, with a reference, or an ERR_PTR:
  * -EOPNOTSUPP for a primary without SR-IOV or Virtualization Management
  * or that cannot list which namespaces are attached to a controller,
  * -ENODEV for a namespace the subsystem does not have,
@@ -577,43 +576,30 @@ static struct nvme_peer_ctrl *np_iso_wait_up(struct np_tenant *t)
  * administrator enabled the VFs, or another namespace stays attached to
  * the VF's secondary controller (the VF is then quarantined), -ENOSPC
  * when every VF serves a tenant or is quarantined, or the flexible
- * resources are spent, -EAGAIN while a VF is torn down or
- * the primary resets, -EPERM for a process without CAP_SYS_RAWIO (the
- * VF's doorbell page holds nvme-pci's doorbells of that VF too), -EIO
- * when the VF did not come up.
+ * resources are spent, -EAGAIN while a VF is torn down or the primary
+ * resets, -EIO when the VF did not come up.
  */
-struct nvme_peer_queue *np_iso_reserve(struct nvme_peer_ctrl *pf,
-				       const struct nvme_peer_params *p,
-				       enum np_owner owner, u16 want_qid,
-				       const struct np_provision *prov)
+struct nvme_peer_ctrl *np_iso_provide(struct nvme_peer_ctrl *pf, u32 nsid,
+				      struct np_tenant **tenant)
 {
 	struct nvme_peer_ctrl *vctrl;
-	struct nvme_peer_queue *q;
 	struct np_sriov_caps caps;
 	struct np_tenant *t;
 	u16 cntlid;
 	int ret;
 
-	ret = np_reserve_validate(pf, p);
-	if (!ret && want_qid)
-		ret = -EINVAL;
-	/* the VF's doorbell page is nvme-pci's too: np_needs_rawio() */
-	if (!ret && owner != NP_OWNER_KERNEL && !capable(CAP_SYS_RAWIO))
-		ret = -EPERM;
-	if (!ret)
-		ret = np_sriov_caps(pf, &caps);
+	ret = np_sriov_caps(pf, &caps);
 	if (!ret && (caps.vqfrsm < NP_ISO_NVQ || !caps.vifrsm))
 		ret = -ENOSPC;
 	if (!ret)
-		ret = np_sriov_ns_exists(pf, p->nsid);
+		ret = np_sriov_ns_exists(pf, nsid);
 	if (ret)
 		return ERR_PTR(ret);
-	t = np_iso_claim(pf, p->nsid, &ret);
+	t = np_iso_claim(pf, nsid, &ret);
 	if (!t)
 		return ERR_PTR(ret);
 	t->nvi = min_t(u16, NP_ISO_NVI, caps.vifrsm);
-	ret = np_sriov_provision(pf, t->vfn, p->nsid, NP_ISO_NVQ, t->nvi,
-				 &cntlid);
+	ret = np_sriov_provision(pf, t->vfn, nsid, NP_ISO_NVQ, t->nvi, &cntlid);
 	if (ret)
 		goto out_leave;
 	mutex_lock(&np_iso_lock);
@@ -623,19 +609,26 @@ struct nvme_peer_queue *np_iso_reserve(struct nvme_peer_ctrl *pf,
 	ret = PTR_ERR_OR_ZERO(vctrl);
 	if (ret)
 		goto out_leave;
-	q = np_reserve_on(vctrl, p, owner, 0, prov, t);
-	nvme_peer_ctrl_put(vctrl);
-	ret = PTR_ERR_OR_ZERO(q);
-	if (ret)
-		goto out_leave;
 	dev_info(pf->ctrl->device,
-		 "nvme-peer: isolated q%u on %s (VF %u, cntlid %u, nsid %u)\n",
-		 q->qid, q->pctrl->name, t->vfn, cntlid, p->nsid);
-	return q;
+		 "nvme-peer: isolated: %s (VF %u, cntlid %u) serves nsid %u\n",
+		 vctrl->name, t->vfn, cntlid, nsid);
+	*tenant = t;
+	return vctrl;
 
 out_leave:
 	np_iso_leave(t);
 	return ERR_PTR(ret);
+}
+
+/**
+ * np_iso_abandon() - the reservation np_iso_provide() was for failed
+ * @t: its tenant
+ *
+ * The secondary controller is torn down as at a release.
+ */
+void np_iso_abandon(struct np_tenant *t)
+{
+	np_iso_leave(t);
 }
 
 /**
@@ -671,37 +664,31 @@ static struct pci_dev **np_iso_vfs(struct nvme_peer_ctrl *pf,
 }
 
 /**
- * np_iso_attach() - np_attach() of an isolated reservation by name
- * @pf: the primary controller the administrator named
- * @qid: must be 0: qids are the secondary controllers'
- * @name: the reservation's name
- * @revoke: as np_attach()
- * @priv: as np_attach()
+ * np_iso_vctrls() - the nvme-peer sides of a primary's tenants' VFs
+ * @pf: the primary controller
+ * @n: set to the number of entries
  *
- * Return: as np_attach().
+ * Return: an array of @n controllers, each with a reference: give it back
+ * with np_ctrls_put().
  */
-struct nvme_peer_queue *np_iso_attach(struct nvme_peer_ctrl *pf, u16 qid,
-				      const char *name,
-				      nvme_peer_revoke_fn revoke, void *priv)
+struct nvme_peer_ctrl **np_iso_vctrls(struct nvme_peer_ctrl *pf,
+				      unsigned int *n)
 {
-	struct nvme_peer_queue *q = ERR_PTR(-ENOENT);
-	struct nvme_peer_ctrl *vctrl;
+	struct nvme_peer_ctrl **vctrls, *vctrl;
 	struct pci_dev **vfs;
-	unsigned int i, n;
+	unsigned int i, nr;
 
-	if (!name)
-		return q;
-	vfs = np_iso_vfs(pf, &n);
-	for (i = 0; i < n; i++) {
-		vctrl = PTR_ERR(q) == -ENOENT ? np_iso_vctrl(vfs[i]) : NULL;
-		if (vctrl) {
-			q = np_attach_on(vctrl, 0, name, revoke, priv);
-			nvme_peer_ctrl_put(vctrl);
-		}
+	vfs = np_iso_vfs(pf, &nr);
+	vctrls = kcalloc(nr, sizeof(*vctrls), GFP_KERNEL | __GFP_NOFAIL);
+	*n = 0;
+	for (i = 0; i < nr; i++) {
+		vctrl = np_iso_vctrl(vfs[i]);
+		if (vctrl)
+			vctrls[(*n)++] = vctrl;
 		pci_dev_put(vfs[i]);
 	}
 	kfree(vfs);
-	return q;
+	return vctrls;
 }
 
 /**
@@ -716,23 +703,17 @@ struct nvme_peer_queue *np_iso_attach(struct nvme_peer_ctrl *pf, u16 qid,
 void np_iso_ctrl_down(struct nvme_peer_ctrl *pctrl,
 		      enum nvme_peer_reason reason)
 {
-	struct nvme_peer_ctrl *vctrl;
-	struct pci_dev **vfs;
+	struct nvme_peer_ctrl **vctrls;
 	unsigned int i, n;
 
-	vfs = np_iso_vfs(pctrl, &n);
+	vctrls = np_iso_vctrls(pctrl, &n);
 	for (i = 0; i < n; i++) {
-		vctrl = np_iso_vctrl(vfs[i]);
-		if (vctrl) {
-			spin_lock(&vctrl->state_lock);
-			vctrl->live = false;
-			spin_unlock(&vctrl->state_lock);
-			np_revoke_unlocked(vctrl, 0, NULL, reason);
-			nvme_peer_ctrl_put(vctrl);
-		}
-		pci_dev_put(vfs[i]);
+		spin_lock(&vctrls[i]->state_lock);
+		vctrls[i]->live = false;
+		spin_unlock(&vctrls[i]->state_lock);
+		np_revoke_unlocked(vctrls[i], 0, NULL, reason);
 	}
-	kfree(vfs);
+	np_ctrls_put(vctrls, n);
 }
 
 /**

@@ -257,22 +257,6 @@ static inline bool np_isolated_mode(const struct nvme_peer_params *p)
 }
 
 /*
- * Whether a process driving @q needs CAP_SYS_RAWIO: the controller runs
- * its commands unchecked (direct mode), or checks only their namespace and
- * no IOMMU domain of the VF's own confines their DMA (isolated mode).
- */
-static inline bool np_needs_rawio(const struct nvme_peer_queue *q)
-{
-	/*
-	 * Without the guard a process rings the controller's doorbells
-	 * itself, and their page holds other queues' doorbells too: the
-	 * controller's others, or on a VF nvme-pci's own admin and I/O
-	 * queues of that VF, whatever confines the VF's DMA.
-	 */
-	return !np_mediated(q);
-}
-
-/*
  * Each doorbell's place is computed here only, as nvme-pci's sq_idx() and
  * cq_idx() do: the byte offset in BAR0 of @qid's SQ tail doorbell (@cq
  * false) or CQ head doorbell.
@@ -314,6 +298,7 @@ struct np_db_region {
 struct nvme_peer_ctrl *np_ctrl_find_rcu(struct nvme_ctrl *ctrl);
 struct nvme_peer_ctrl *np_ctrl_lookup(struct nvme_ctrl *ctrl);
 struct nvme_peer_ctrl *np_ctrl_next(unsigned long *i);
+void np_ctrls_put(struct nvme_peer_ctrl **pctrls, unsigned int n);
 struct nvme_peer_ctrl *np_ctrl_get_by_instance(u32 instance);
 int np_ctrl_add(struct nvme_peer_ctrl *pctrl);
 void np_ctrl_del(struct nvme_peer_ctrl *pctrl);
@@ -409,15 +394,13 @@ bool np_sriov_reset_vf(struct pci_dev *vf);
 
 /* isolated.c: a secondary controller per isolated reservation */
 struct np_tenant;
-struct nvme_peer_queue *np_iso_reserve(struct nvme_peer_ctrl *pctrl,
-				       const struct nvme_peer_params *p,
-				       enum np_owner owner, u16 want_qid,
-				       const struct np_provision *prov);
+struct nvme_peer_ctrl *np_iso_provide(struct nvme_peer_ctrl *pf, u32 nsid,
+				      struct np_tenant **tenant);
+void np_iso_abandon(struct np_tenant *t);
 bool np_iso_owns(struct pci_dev *pdev);
 void np_iso_release(struct nvme_peer_queue *q);
-struct nvme_peer_queue *np_iso_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
-				      const char *name,
-				      nvme_peer_revoke_fn revoke, void *priv);
+struct nvme_peer_ctrl **np_iso_vctrls(struct nvme_peer_ctrl *pf,
+				      unsigned int *n);
 void np_iso_ctrl_down(struct nvme_peer_ctrl *pctrl,
 		      enum nvme_peer_reason reason);
 void np_iso_ctrl_live(struct nvme_peer_ctrl *pctrl);
@@ -429,22 +412,14 @@ enum nvme_peer_guarantee np_isolated_guarantee(struct pci_dev *vf,
 					       struct pci_dev *peer);
 
 /* core.c: reservations, how they are built and torn down */
-int np_reserve_validate(struct nvme_peer_ctrl *pctrl,
-			const struct nvme_peer_params *p);
-struct nvme_peer_queue *np_reserve_on(struct nvme_peer_ctrl *pctrl,
-				      const struct nvme_peer_params *p,
-				      enum np_owner owner, u16 want_qid,
-				      const struct np_provision *prov,
-				      struct np_tenant *tenant);
+int np_unguarded_check(enum nvme_peer_mode mode, enum np_owner owner,
+		       bool create);
 struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 				   const struct nvme_peer_params *p,
 				   enum np_owner owner, u16 want_qid,
 				   const struct np_provision *prov);
 void np_release(struct nvme_peer_queue *q, enum nvme_peer_reason reason);
 unsigned int np_free_qids(struct nvme_peer_ctrl *pctrl);
-struct nvme_peer_queue *np_attach_on(struct nvme_peer_ctrl *pctrl, u16 qid,
-				     const char *name,
-				     nvme_peer_revoke_fn revoke, void *priv);
 struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
 				  const char *name, nvme_peer_revoke_fn revoke,
 				  void *priv);

@@ -1314,11 +1314,11 @@ static int np_vfn_of(const char *pf, const char *pci)
  */
 TEST_F_TIMEOUT(iso, dead_vf_removal_waits_only_for_reclaim_work, 180)
 {
-	int vfn, cntlid, online, nvq, nvi, major = 0, minor = 0;
+	int vfn, cntlid, online, nvq, nvi, major, minor;
 	char pf[64], path[160], kver[64];
 
 	np_read("/proc/sys/kernel/osrelease", kver, sizeof(kver));
-	sscanf(kver, "%d.%d", &major, &minor);
+	ASSERT_EQ(2, sscanf(kver, "%d.%d", &major, &minor));
 	/*
 	 * 6.12's nvme-pci keeps a controller whose reset failed (DEAD, no
 	 * removal), and Debian 6.12's lockdep reports the queue freeze that
