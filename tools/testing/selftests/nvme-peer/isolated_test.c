@@ -1314,11 +1314,12 @@ static int np_vfn_of(const char *pf, const char *pci)
  */
 TEST_F_TIMEOUT(iso, dead_vf_removal_waits_only_for_reclaim_work, 180)
 {
-	int vfn, cntlid, online, nvq, nvi, major, minor;
+	int vfn, cntlid, online, nvq, nvi, major, minor, n;
 	char pf[64], path[160], kver[64];
 
-	np_read("/proc/sys/kernel/osrelease", kver, sizeof(kver));
-	ASSERT_EQ(2, sscanf(kver, "%d.%d", &major, &minor));
+	ASSERT_EQ(0, np_read("/proc/sys/kernel/osrelease", kver, sizeof(kver)));
+	n = sscanf(kver, "%d.%d", &major, &minor);
+	ASSERT_EQ(2, n);
 	/*
 	 * 6.12's nvme-pci keeps a controller whose reset failed (DEAD, no
 	 * removal), and Debian 6.12's lockdep reports the queue freeze that
