@@ -71,6 +71,21 @@ out_free_req:
 	return ret;
 }
 
+/**
+ * np_admin_rq_alloc() - a request of the controller's admin queue
+ * @pctrl: the controller
+ * @op: REQ_OP_DRV_IN, or REQ_OP_DRV_OUT for a command that sends data
+ *
+ * For np_admin_exec(); the one place nvme-peer allocates one.
+ *
+ * Return: the request, or an ERR_PTR (blk_mq_alloc_request()'s).
+ */
+struct request *np_admin_rq_alloc(struct nvme_peer_ctrl *pctrl,
+				  enum req_op op)
+{
+	return blk_mq_alloc_request(pctrl->ctrl->admin_q, op, 0);
+}
+
 /* np_admin_send() on a request allocated for it */
 static int np_admin_alloc_send(struct nvme_peer_ctrl *pctrl,
 			       struct nvme_command *c, void *buf,
@@ -78,7 +93,7 @@ static int np_admin_alloc_send(struct nvme_peer_ctrl *pctrl,
 {
 	struct request *req;
 
-	req = blk_mq_alloc_request(pctrl->ctrl->admin_q, nvme_req_op(c), 0);
+	req = np_admin_rq_alloc(pctrl, nvme_req_op(c));
 	if (IS_ERR(req))
 		return PTR_ERR(req);
 	return np_admin_send(pctrl, req, c, buf, len, foreign);
@@ -230,7 +245,7 @@ static int np_admin_queue(struct nvme_peer_queue *q, struct nvme_command *c,
 		if (ret)
 			return ret;
 		if (np_inject_reset()) {
-			dev_info(pctrl->ctrl->device,
+			dev_info(pctrl->dev,
 				 "nvme-peer: injected reset before Create\n");
 			np_ctrl_reset_wait(pctrl, true);
 		}
@@ -245,7 +260,7 @@ static int np_admin_queue(struct nvme_peer_queue *q, struct nvme_command *c,
 	if (!create && ret > 0 && np_no_such_queue(ret))
 		ret = 0;		/* gone already: as good as deleted */
 	if (ret > 0)
-		dev_warn(pctrl->ctrl->device,
+		dev_warn(pctrl->dev,
 			 "nvme-peer: qid %u: admin opcode %#x failed, status %#x\n",
 			 q->qid, c->common.opcode, ret);
 	spin_lock(&pctrl->state_lock);
@@ -413,7 +428,7 @@ void np_ctrl_disable_wait(struct nvme_peer_ctrl *pctrl,
 	while (!done(arg)) {
 		msleep(20);
 		if (time_after(jiffies, nag)) {
-			dev_warn(pctrl->ctrl->device,
+			dev_warn(pctrl->dev,
 				 "nvme-peer: %s: still waiting for the controller to be disabled\n",
 				 why);
 			nvme_reset_ctrl(pctrl->ctrl);
@@ -437,6 +452,51 @@ static bool np_gen_moved(void *arg)
 	done = w->pctrl->disable_gen != w->gen && (!w->live || w->pctrl->live);
 	spin_unlock(&w->pctrl->state_lock);
 	return done;
+}
+
+/**
+ * np_ctrl_reset_flush() - reset a controller and wait for the reset's work
+ * @pctrl: the controller
+ *
+ * For a caller that holds no lock a removal may wait for (the reset work
+ * takes the shutdown lock); see np_ctrl_reset_wait() otherwise.
+ *
+ * Return: 0 once the work ended, or nvme_reset_ctrl()'s -EBUSY when the
+ * controller cannot reset now (resetting, deleting, dead).
+ */
+int np_ctrl_reset_flush(struct nvme_peer_ctrl *pctrl)
+{
+	int ret = nvme_reset_ctrl(pctrl->ctrl);
+
+	if (!ret)
+		flush_work(&pctrl->ctrl->reset_work);
+	return ret;
+}
+
+/**
+ * np_ctrl_has_ns() - whether nvme-core shows namespace @nsid of @pctrl
+ * @pctrl: the controller
+ * @nsid: the namespace
+ */
+bool np_ctrl_has_ns(struct nvme_peer_ctrl *pctrl, u32 nsid)
+{
+	struct nvme_ns *ns = nvme_find_get_ns(pctrl->ctrl, nsid);
+
+	if (ns)
+		nvme_put_ns(ns);
+	return ns;
+}
+
+/* The controller's CNTLID, from nvme-core's Identify. */
+u16 np_ctrl_cntlid(struct nvme_peer_ctrl *pctrl)
+{
+	return pctrl->ctrl->cntlid;
+}
+
+/* Whether the controller supports Namespace Management and Attachment. */
+bool np_ctrl_ns_mgmt(struct nvme_peer_ctrl *pctrl)
+{
+	return pctrl->ctrl->oacs & NVME_CTRL_OACS_NS_MNGT_SUPP;
 }
 
 /**

@@ -32,7 +32,6 @@
 #include <linux/slab.h>
 #include <linux/uidgid.h>
 
-#include "nvme.h"
 #include "nvme-peer.h"
 
 /*

@@ -524,7 +524,7 @@ static struct nvme_peer_queue *np_reserve_on(struct nvme_peer_ctrl *pctrl,
 		goto out_put_ns;
 	q->bind = bind;			/* the queue's now: freed with it */
 	bind = NULL;
-	ret = q->bind ? np_bind_on(q->bind, ns) : 0;
+	ret = q->bind ? np_bind_on(q->bind, ns->disk) : 0;
 	if (!ret)
 		ret = np_ns_format(pctrl, ns, p->nsid, &q->lba_shift,
 				   &q->ns_size);

@@ -36,6 +36,7 @@ static struct nvme_peer_ctrl *np_ctrl_new(struct nvme_ctrl *ctrl,
 	kref_init(&pctrl->ref);
 	nvme_get_ctrl(ctrl);
 	pctrl->ctrl = ctrl;
+	pctrl->dev = ctrl->device;
 	pctrl->info = *info;
 	pctrl->live = true;
 	pctrl->instance = ctrl->instance;
@@ -207,7 +208,7 @@ static void np_ctrl_forget(struct nvme_peer_ctrl *pctrl,
 		spin_unlock(&pctrl->state_lock);
 	} else if (np_ctrl_has_hw(pctrl)) {
 		/* a Delete failed: a reset destroys every queue */
-		dev_warn(pctrl->ctrl->device,
+		dev_warn(pctrl->dev,
 			 "nvme-peer: resetting the controller to delete peer queues\n");
 		np_ctrl_reset_wait(pctrl, false);
 	}

@@ -43,7 +43,6 @@
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 
-#include "nvme.h"
 #include "nvme-peer.h"
 
 /**
@@ -177,7 +176,7 @@ int np_fence_rq_alloc(struct nvme_peer_queue *q)
 		return 0;
 	if (!np_fence_rq_claim(&pctrl->fence_rqs, NP_FENCE_RQS_MAX))
 		return -EBUSY;
-	req = blk_mq_alloc_request(pctrl->ctrl->admin_q, REQ_OP_DRV_IN, 0);
+	req = np_admin_rq_alloc(pctrl, REQ_OP_DRV_IN);
 	if (IS_ERR(req)) {
 		atomic_dec(&pctrl->fence_rqs);
 		return PTR_ERR(req);
@@ -256,7 +255,7 @@ static enum np_fence_how np_fence_wait(struct nvme_peer_queue *q,
 
 	snprintf(why, sizeof(why), "qid %u (%s)", q->qid,
 		 np_reason_name(reason));
-	dev_warn(pctrl->ctrl->device,
+	dev_warn(pctrl->dev,
 		 "nvme-peer: %s: the SQ could not be deleted: resetting the controller\n",
 		 why);
 	np_ctrl_disable_wait(pctrl, np_fence_quiet_arg, q, why);

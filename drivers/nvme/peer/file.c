@@ -38,10 +38,10 @@
 #include <linux/fs.h>
 #include <linux/iomap.h>
 #include <linux/kref.h>
+#include <linux/pagemap.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
-#include "nvme.h"
 #include "nvme-peer.h"
 
 /* how long a layout break waits for forwarded commands: then Delete SQ */
@@ -542,16 +542,15 @@ int np_bind_file(const struct nvme_peer_params *p, struct np_bind **bp)
 }
 
 /**
- * np_bind_on() - whether the bound file lives on namespace @ns
+ * np_bind_on() - whether the bound file lives on a namespace
  * @b: the binding
- * @ns: the reservation's namespace
+ * @disk: the reservation's namespace's disk
  *
  * Return: 0, or -EXDEV for a file on another device or namespace.
  */
-int np_bind_on(struct np_bind *b, struct nvme_ns *ns)
+int np_bind_on(struct np_bind *b, struct gendisk *disk)
 {
-	return file_inode(b->file)->i_sb->s_bdev->bd_disk == ns->disk ?
-	       0 : -EXDEV;
+	return file_inode(b->file)->i_sb->s_bdev->bd_disk == disk ? 0 : -EXDEV;
 }
 
 /**

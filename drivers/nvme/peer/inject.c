@@ -60,7 +60,6 @@
 #include <linux/fault-inject.h>
 #include <linux/nvme.h>
 
-#include "nvme.h"
 #include "nvme-peer.h"
 
 /* one injection point: the framework's attributes and a delay */

@@ -64,7 +64,6 @@
 #include <linux/slab.h>
 #include <linux/wait.h>
 
-#include "nvme.h"
 #include "nvme-peer.h"
 
 /* queue resources of a secondary: admin, nvme-pci's I/O queue, the tenant's */
@@ -498,11 +497,9 @@ static void np_iso_recover(struct work_struct *work)
 	if (!vctrl)
 		return;
 	/* waited for: the teardown's unbind must not race the reset */
-	if (!nvme_reset_ctrl(vctrl->ctrl)) {
-		pci_info(t->vf, "nvme-peer: secondary controller of VF %u online again: resetting %s\n",
-			 t->vfn, vctrl->name);
-		flush_work(&vctrl->ctrl->reset_work);
-	}
+	pci_info(t->vf, "nvme-peer: secondary controller of VF %u online again: resetting %s\n",
+		 t->vfn, vctrl->name);
+	np_ctrl_reset_flush(vctrl);
 	nvme_peer_ctrl_put(vctrl);
 }
 
@@ -524,8 +521,7 @@ static struct nvme_peer_ctrl *np_iso_wait_up(struct np_tenant *t)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(NP_ISO_UP_MS);
 	struct nvme_peer_ctrl *vctrl;
-	struct nvme_ns *ns = NULL;
-	bool up;
+	bool up, ns = false;
 
 	for (;;) {
 		vctrl = np_iso_vctrl(t->vf);
@@ -535,12 +531,10 @@ static struct nvme_peer_ctrl *np_iso_wait_up(struct np_tenant *t)
 			up = vctrl->live && !vctrl->removed;
 			spin_unlock(&vctrl->state_lock);
 			if (up)
-				ns = nvme_find_get_ns(vctrl->ctrl, t->nsid);
+				ns = np_ctrl_has_ns(vctrl, t->nsid);
 			mutex_unlock(&vctrl->lock);
-			if (ns) {
-				nvme_put_ns(ns);
+			if (ns)
 				return vctrl;
-			}
 			nvme_peer_ctrl_put(vctrl);
 		}
 		spin_lock(&t->primary->state_lock);
@@ -609,7 +603,7 @@ struct nvme_peer_ctrl *np_iso_provide(struct nvme_peer_ctrl *pf, u32 nsid,
 	ret = PTR_ERR_OR_ZERO(vctrl);
 	if (ret)
 		goto out_leave;
-	dev_info(pf->ctrl->device,
+	dev_info(pf->dev,
 		 "nvme-peer: isolated: %s (VF %u, cntlid %u) serves nsid %u\n",
 		 vctrl->name, t->vfn, cntlid, nsid);
 	*tenant = t;

@@ -17,7 +17,6 @@
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 
-#include "nvme.h"
 #include "nvme-peer.h"
 
 static int __init nvme_peer_init(void)

@@ -31,6 +31,7 @@
 #ifndef _NVME_PEER_INTERNAL_H
 #define _NVME_PEER_INTERNAL_H
 
+#include <linux/blk_types.h>
 #include <linux/kobject.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -141,7 +142,8 @@ struct np_mem {
 /* A controller nvme-pci told us about. */
 struct nvme_peer_ctrl {
 	struct kref ref;
-	struct nvme_ctrl *ctrl;		/* NULL once removed */
+	struct nvme_ctrl *ctrl;		/* held until the last reference */
+	struct device *dev;		/* ctrl's class device: messages */
 	struct nvme_pci_peer_info info;
 	char name[NP_CTRL_NAME_LEN];
 	int instance;
@@ -328,6 +330,12 @@ int np_ns_format(struct nvme_peer_ctrl *pctrl, struct nvme_ns *ns,
 void np_ctrl_disable_wait(struct nvme_peer_ctrl *pctrl,
 			  bool (*done)(void *arg), void *arg, const char *why);
 void np_ctrl_reset_wait(struct nvme_peer_ctrl *pctrl, bool live);
+int np_ctrl_reset_flush(struct nvme_peer_ctrl *pctrl);
+bool np_ctrl_has_ns(struct nvme_peer_ctrl *pctrl, u32 nsid);
+u16 np_ctrl_cntlid(struct nvme_peer_ctrl *pctrl);
+bool np_ctrl_ns_mgmt(struct nvme_peer_ctrl *pctrl);
+struct request *np_admin_rq_alloc(struct nvme_peer_ctrl *pctrl,
+				  enum req_op op);
 
 /* sriov.c: secondary controllers (SR-IOV VFs) of a primary controller */
 #define NP_SRIOV_MAX_SECONDARY	127	/* entries of one Secondary Controller List */
@@ -478,7 +486,8 @@ void np_fence_exit(void);
 /* file.c: file-bound reservations, layout leases */
 int np_bind_validate(const struct nvme_peer_params *p);
 int np_bind_file(const struct nvme_peer_params *p, struct np_bind **bp);
-int np_bind_on(struct np_bind *b, struct nvme_ns *ns);
+struct gendisk;
+int np_bind_on(struct np_bind *b, struct gendisk *disk);
 int np_bind_policy(struct np_bind *b, u32 lba_shift, u64 ns_size,
 		   struct nvme_peer_policy *pol);
 int np_bind_attach(struct np_bind *b, struct nvme_peer_queue *q);

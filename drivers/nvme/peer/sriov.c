@@ -25,7 +25,6 @@
 #include <linux/pci.h>
 #include <linux/slab.h>
 
-#include "nvme.h"
 #include "nvme-peer.h"
 
 /* Identify CNS values (not in every supported kernel's nvme.h) */
@@ -340,7 +339,7 @@ int np_sriov_virt_mgmt(struct nvme_peer_ctrl *pctrl, u8 act, u8 rt,
 	c.common.cdw11 = cpu_to_le32(nr);
 	ret = np_admin_cmd(pctrl, &c, NULL, 0);
 	if (ret > 0)
-		dev_info(pctrl->ctrl->device,
+		dev_info(pctrl->dev,
 			 "nvme-peer: Virtualization Management act %u rt %u cntlid %u nr %u: status %#x\n",
 			 act, rt, cntlid, nr, ret);
 	return ret;
@@ -368,7 +367,7 @@ int np_sriov_ns_attach(struct nvme_peer_ctrl *pctrl, u32 nsid, u16 cntlid,
 	struct np_ctrl_list *list;
 	int ret;
 
-	if (!pctrl->ctrl || !(pctrl->ctrl->oacs & NVME_CTRL_OACS_NS_MNGT_SUPP))
+	if (!np_ctrl_ns_mgmt(pctrl))
 		return -EOPNOTSUPP;
 	list = kzalloc(sizeof(*list), GFP_KERNEL);
 	if (!list)
@@ -379,12 +378,12 @@ int np_sriov_ns_attach(struct nvme_peer_ctrl *pctrl, u32 nsid, u16 cntlid,
 	c.common.nsid = cpu_to_le32(nsid);
 	c.common.cdw10 = cpu_to_le32(np_ns_attach_cdw10(attach));
 	ret = np_inject_admin_error(&c);
-	if (!ret && cntlid == pctrl->ctrl->cntlid)
+	if (!ret && cntlid == np_ctrl_cntlid(pctrl))
 		ret = np_admin_cmd(pctrl, &c, list, sizeof(*list));
 	else if (!ret)
 		ret = np_admin_cmd_foreign(pctrl, &c, list, sizeof(*list));
 	if (ret > 0)
-		dev_info(pctrl->ctrl->device,
+		dev_info(pctrl->dev,
 			 "nvme-peer: %s nsid %u, cntlid %u: status %#x\n",
 			 attach ? "attach" : "detach", nsid, cntlid, ret);
 	kfree(list);
@@ -622,12 +621,12 @@ static int np_sriov_detach(struct nvme_peer_ctrl *pctrl, u16 cntlid,
 		st = np_sriov_errno(st);
 		if (!st) {
 			if (att[i] != expected)
-				dev_info(pctrl->ctrl->device,
+				dev_info(pctrl->dev,
 					 "nvme-peer: nsid %u was attached to secondary controller %u: detached\n",
 					 att[i], cntlid);
 			continue;
 		}
-		dev_warn(pctrl->ctrl->device,
+		dev_warn(pctrl->dev,
 			 "nvme-peer: nsid %u stays attached to secondary controller %u: %d\n",
 			 att[i], cntlid, st);
 		if (!ret)

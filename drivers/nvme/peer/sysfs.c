@@ -11,7 +11,6 @@
 #include <linux/sysfs.h>
 #include <linux/uidgid.h>
 
-#include "nvme.h"
 #include "nvme-peer.h"
 
 struct np_ctrl_kobj {
@@ -215,7 +214,7 @@ int np_sysfs_ctrl_add(struct nvme_peer_ctrl *pctrl)
 		return -ENOMEM;
 	ck->pctrl = pctrl;
 	ret = kobject_init_and_add(&ck->kobj, &np_ctrl_ktype,
-				   &pctrl->ctrl->device->kobj, "peer");
+				   &pctrl->dev->kobj, "peer");
 	if (ret) {
 		kobject_put(&ck->kobj);
 		return ret;
