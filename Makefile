@@ -14,7 +14,7 @@
 #                   bench/results/<date>-<machine>/; not part of make check
 #   make soak       one VM running the chaos run alone: SECONDS=N (600),
 #                   SEED=S (replays a seed a run printed), TOPOLOGY=T
-#                   (two-ctrl)
+#                   (two-ctrl), NOREMOVE=1 (no PCI removal among its events)
 #   make install    for a machine without DKMS: nvme-peer.ko into
 #                   /lib/modules/<release>/updates/ (then depmod), and the
 #                   command with its man page, completion, udev rule, unit
@@ -109,7 +109,8 @@ bench:
 
 soak:
 	@$(CURDIR)/scripts/soak $(if $(SECONDS),--seconds $(SECONDS)) \
-		$(if $(SEED),--seed $(SEED)) $(if $(TOPOLOGY),--topology $(TOPOLOGY))
+		$(if $(SEED),--seed $(SEED)) $(if $(TOPOLOGY),--topology $(TOPOLOGY)) \
+		$(if $(NOREMOVE),--no-remove)
 
 # Without a kernel tree kbuild cannot clean: remove what it builds here.
 clean:

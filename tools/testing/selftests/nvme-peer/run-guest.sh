@@ -4,11 +4,13 @@
 # suites and the kselftests of this topology, and frames each in
 # "NP-BEGIN kind name" / "NP-END kind name rc=N" for scripts/results.
 #
-# run-guest.sh --chaos SECONDS [SEED]: the chaos run alone (make soak).
+# run-guest.sh --chaos SECONDS [SEED [no-remove]]: the chaos run alone
+# (make soak); no-remove leaves PCI removal out of it.
 topo=$(cat /np/topology)
 chaos=
 if [ "${1:-}" = --chaos ]; then
 	chaos="--seconds $2${3:+ --seed $3}"
+	[ "${4:-}" = no-remove ] && chaos="$chaos --no-remove"
 fi
 
 # A failed kselftest is followed by the kernel's nvme and PCI messages of
