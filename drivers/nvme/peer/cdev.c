@@ -167,8 +167,8 @@ static int np_reserve_arg_ok(const struct nvme_peer_reserve *r)
 			 NVME_PEER_RESERVE_REQUIRE_P2P) ||
 	    (!(r->flags & NVME_PEER_RESERVE_FILE) &&
 	     (r->file_fd || r->file_access || r->file_off || r->file_len)) ||
-	    r->rsvd || r->rsvd2 ||
-	    r->nr_extents > NVME_PEER_MAX_EXTENTS || r->rsvd3 || r->rsvd4 ||
+	    memchr_inv(r->rsvd, 0, sizeof(r->rsvd)) ||
+	    r->nr_extents > NVME_PEER_MAX_EXTENTS ||
 	    r->qid > U16_MAX ||
 	    r->sq_buf.rsvd || r->cq_buf.rsvd || r->data_buf.rsvd ||
 	    (!(r->flags & NVME_PEER_RESERVE_PEER) &&
@@ -781,18 +781,17 @@ static void np_uapi_layout(void)
 	NP_AT(reserve, size, 0); NP_AT(reserve, flags, 4);
 	NP_AT(reserve, ctrl, 8); NP_AT(reserve, nsid, 12);
 	NP_AT(reserve, depth, 16); NP_AT(reserve, qid, 20);
-	NP_AT(reserve, sq_placement, 24); NP_AT(reserve, cq_placement, 25);
-	NP_AT(reserve, data_placement, 26); NP_AT(reserve, rsvd, 27);
-	NP_AT(reserve, peer_domain, 28); NP_AT(reserve, peer_bdf, 32);
-	NP_AT(reserve, rsvd2, 36); NP_AT(reserve, data_size, 40);
-	NP_AT(reserve, mode, 48); NP_AT(reserve, opcodes, 52);
-	NP_AT(reserve, max_nlb, 56); NP_AT(reserve, nr_extents, 60);
-	NP_AT(reserve, extents, 64); NP_AT(reserve, rsvd3, 72);
-	NP_AT(reserve, rsvd4, 76); NP_AT(reserve, file_fd, 80);
-	NP_AT(reserve, file_access, 84); NP_AT(reserve, file_off, 88);
-	NP_AT(reserve, file_len, 96); NP_AT(reserve, sq_buf, 104);
-	NP_AT(reserve, cq_buf, 128); NP_AT(reserve, data_buf, 152);
-	NP_SIZE(attach, NVME_PEER_ATTACH_SIZE_VER1);
+	NP_AT(reserve, mode, 24); NP_AT(reserve, opcodes, 28);
+	NP_AT(reserve, max_nlb, 32); NP_AT(reserve, nr_extents, 36);
+	NP_AT(reserve, extents, 40); NP_AT(reserve, data_size, 48);
+	NP_AT(reserve, peer_domain, 56); NP_AT(reserve, peer_bdf, 60);
+	NP_AT(reserve, file_fd, 64); NP_AT(reserve, file_access, 68);
+	NP_AT(reserve, file_off, 72); NP_AT(reserve, file_len, 80);
+	NP_AT(reserve, sq_placement, 88); NP_AT(reserve, cq_placement, 89);
+	NP_AT(reserve, data_placement, 90); NP_AT(reserve, rsvd, 91);
+	NP_AT(reserve, sq_buf, 96); NP_AT(reserve, cq_buf, 120);
+	NP_AT(reserve, data_buf, 144);
+	NP_SIZE(attach, NVME_PEER_ATTACH_SIZE_VER0);
 	NP_IOC(ATTACH, NVME_PEER_ATTACH_SIZE_VER0);
 	NP_AT(attach, size, 0); NP_AT(attach, flags, 4); NP_AT(attach, ctrl, 8);
 	NP_AT(attach, qid, 12); NP_AT(attach, name, 16);
@@ -816,9 +815,8 @@ static void np_uapi_layout(void)
 	NP_AT(info, file_len, 192); NP_AT(info, file_extents, 200);
 	NP_AT(info, lease, 204); NP_AT(info, sq_placement, 208);
 	NP_AT(info, cq_placement, 209); NP_AT(info, data_placement, 210);
-	NP_AT(info, rsvd5, 211); NP_AT(info, sq_location, 212);
-	NP_AT(info, cq_location, 213); NP_AT(info, data_location, 214);
-	NP_AT(info, rsvd6, 215);
+	NP_AT(info, sq_location, 211); NP_AT(info, cq_location, 212);
+	NP_AT(info, data_location, 213); NP_AT(info, rsvd, 214);
 	NP_SIZE(file_extent, 24);
 	NP_AT(file_extent, off, 0); NP_AT(file_extent, slba, 8);
 	NP_AT(file_extent, nlb, 16);

@@ -209,23 +209,16 @@ struct nvme_peer_dmabuf_region {
  *	at most 1024 in mediated mode
  * @qid: in: the qid wanted, 0 for any (isolated mode: 0 only); out: the
  *	qid (in isolated mode on the secondary controller)
- * @sq_placement: &enum nvme_peer_placement of the submission queue
- * @cq_placement: &enum nvme_peer_placement of the completion queue
- * @data_placement: &enum nvme_peer_placement of the data buffer
- * @rsvd: 0
- * @peer_domain: PCI domain of the peer device (NVME_PEER_RESERVE_PEER)
- * @peer_bdf: bus << 8 | devfn of the peer device (NVME_PEER_RESERVE_PEER)
- * @rsvd2: 0
- * @data_size: bytes, a page multiple up to 64 MiB, up to 4 MiB in host
- *	memory (0 without data buffer)
  * @mode: &enum nvme_peer_mode; direct needs CAP_SYS_RAWIO and the module
  *	parameter nvme_peer.allow_direct=1
  * @opcodes: NVME_PEER_OPCODE_* a mediated queue may use; 0: Read only
  * @max_nlb: most LBAs per command; 0: 128 KiB or the controller's limit
  * @nr_extents: number of @extents, at most 65536; 0: the whole namespace
- * @rsvd3: 0
  * @extents: user pointer to @nr_extents struct nvme_peer_extent
- * @rsvd4: 0
+ * @data_size: bytes, a page multiple up to 64 MiB, up to 4 MiB in host
+ *	memory (0 without data buffer)
+ * @peer_domain: PCI domain of the peer device (NVME_PEER_RESERVE_PEER)
+ * @peer_bdf: bus << 8 | devfn of the peer device (NVME_PEER_RESERVE_PEER)
  * @file_fd: (NVME_PEER_RESERVE_FILE) a regular file on namespace @nsid of
  *	this controller, open for reading (and writing for
  *	NVME_PEER_ACCESS_WRITE); mediated mode only, @nr_extents 0: the
@@ -236,6 +229,10 @@ struct nvme_peer_dmabuf_region {
  * @file_off: first byte of the range, a multiple of the file system block
  * @file_len: bytes, a multiple of the file system block; the range ends
  *	at or before the end of the file
+ * @sq_placement: &enum nvme_peer_placement of the submission queue
+ * @cq_placement: &enum nvme_peer_placement of the completion queue
+ * @data_placement: &enum nvme_peer_placement of the data buffer
+ * @rsvd: 0 (every byte)
  * @sq_buf: the SQ's dma-buf range when @sq_placement is
  *	%NVME_PEER_PLACE_DMABUF
  * @cq_buf: the CQ's, when @cq_placement is %NVME_PEER_PLACE_DMABUF
@@ -256,25 +253,22 @@ struct nvme_peer_reserve {
 	__u32 nsid;
 	__u32 depth;
 	__u32 qid;
-	__u8 sq_placement;
-	__u8 cq_placement;
-	__u8 data_placement;
-	__u8 rsvd;
-	__u32 peer_domain;
-	__u32 peer_bdf;
-	__u32 rsvd2;
-	__u64 data_size;
 	__u32 mode;
 	__u32 opcodes;
 	__u32 max_nlb;
 	__u32 nr_extents;
 	__u64 extents;
-	__u32 rsvd3;
-	__u32 rsvd4;
+	__u64 data_size;
+	__u32 peer_domain;
+	__u32 peer_bdf;
 	__s32 file_fd;
 	__u32 file_access;
 	__u64 file_off;
 	__u64 file_len;
+	__u8 sq_placement;
+	__u8 cq_placement;
+	__u8 data_placement;
+	__u8 rsvd[5];
 	struct nvme_peer_dmabuf_region sq_buf;
 	struct nvme_peer_dmabuf_region cq_buf;
 	struct nvme_peer_dmabuf_region data_buf;
@@ -297,7 +291,6 @@ struct nvme_peer_reserve {
  *	directory in configfs nvme-peer/nvmeN/), NUL-terminated.  A name
  *	outlives a reset: the reservation comes back under it (a new qid may
  *	be given), and a process revoked by the reset attaches again by name
- *	(since %NVME_PEER_ATTACH_SIZE_VER1)
  */
 struct nvme_peer_attach {
 	__u32 size;
@@ -412,11 +405,10 @@ enum nvme_peer_lease {
  * @sq_placement: &enum nvme_peer_placement of the SQ
  * @cq_placement: of the CQ
  * @data_placement: of the data buffer
- * @rsvd5: 0
  * @sq_location: &enum nvme_peer_location: where the SQ really is
  * @cq_location: where the CQ is
  * @data_location: where the data buffer is
- * @rsvd6: 0
+ * @rsvd: 0
  *
  * For a dma-buf region @sq_addr, @cq_addr and @data_addr are the region's
  * offsets in its dma-buf: the exporter's device knows its own buffer.
@@ -466,11 +458,10 @@ struct nvme_peer_info {
 	__u8 sq_placement;
 	__u8 cq_placement;
 	__u8 data_placement;
-	__u8 rsvd5;
 	__u8 sq_location;
 	__u8 cq_location;
 	__u8 data_location;
-	__u8 rsvd6;
+	__u8 rsvd[2];
 };
 
 /**
@@ -529,9 +520,8 @@ struct nvme_peer_ring {
  * nvme_peer_file_extent and nvme_peer_dmabuf_region are array elements or
  * parts of a struct: fixed, never extended.
  */
-#define NVME_PEER_RESERVE_SIZE_VER0	176	/* struct nvme_peer_reserve */
-#define NVME_PEER_ATTACH_SIZE_VER0	16	/* struct nvme_peer_attach */
-#define NVME_PEER_ATTACH_SIZE_VER1	48	/* ... with name */
+#define NVME_PEER_RESERVE_SIZE_VER0	168	/* struct nvme_peer_reserve */
+#define NVME_PEER_ATTACH_SIZE_VER0	48	/* struct nvme_peer_attach */
 #define NVME_PEER_INFO_SIZE_VER0	216	/* struct nvme_peer_info */
 #define NVME_PEER_FILE_MAP_SIZE_VER0	24	/* struct nvme_peer_file_map */
 #define NVME_PEER_RING_SIZE_VER0	16	/* struct nvme_peer_ring */
@@ -549,7 +539,7 @@ struct nvme_peer_ring {
 #define NVME_PEER_IOC_RESERVE	_IOWR(NVME_PEER_IOC_MAGIC, 0x90, \
 				      struct nvme_peer_reserve)
 #define NVME_PEER_IOC_ATTACH	_IOW(NVME_PEER_IOC_MAGIC, 0x91, \
-				     __u8[NVME_PEER_ATTACH_SIZE_VER0])
+				     struct nvme_peer_attach)
 #define NVME_PEER_IOC_QUERY	_IOWR(NVME_PEER_IOC_MAGIC, 0x92, \
 				      struct nvme_peer_info)
 #define NVME_PEER_IOC_RELEASE	_IO(NVME_PEER_IOC_MAGIC, 0x93)

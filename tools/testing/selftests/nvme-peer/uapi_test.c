@@ -222,21 +222,20 @@ TEST(direct_mode_is_opt_in)
 
 TEST(ioctl_numbers_and_sizes)
 {
-	EXPECT_EQ(_IOC(NP_IOC_RW, 'N', 0x90, 176), NVME_PEER_IOC_RESERVE);
-	EXPECT_EQ(_IOC(_IOC_WRITE, 'N', 0x91, 16), NVME_PEER_IOC_ATTACH);
+	EXPECT_EQ(_IOC(NP_IOC_RW, 'N', 0x90, 168), NVME_PEER_IOC_RESERVE);
+	EXPECT_EQ(_IOC(_IOC_WRITE, 'N', 0x91, 48), NVME_PEER_IOC_ATTACH);
 	EXPECT_EQ(_IOC(NP_IOC_RW, 'N', 0x92, 216), NVME_PEER_IOC_QUERY);
 	EXPECT_EQ(_IOC(_IOC_NONE, 'N', 0x93, 0), NVME_PEER_IOC_RELEASE);
 	EXPECT_EQ(_IOC(_IOC_WRITE, 'N', 0x94, 16), NVME_PEER_IOC_RING);
 	EXPECT_EQ(_IOC(NP_IOC_RW, 'N', 0x95, 24), NVME_PEER_IOC_FILE_MAP);
 
-	EXPECT_EQ(176, NVME_PEER_RESERVE_SIZE_VER0);
-	EXPECT_EQ(16, NVME_PEER_ATTACH_SIZE_VER0);
-	EXPECT_EQ(48, NVME_PEER_ATTACH_SIZE_VER1);
+	EXPECT_EQ(168, NVME_PEER_RESERVE_SIZE_VER0);
+	EXPECT_EQ(48, NVME_PEER_ATTACH_SIZE_VER0);
 	EXPECT_EQ(216, NVME_PEER_INFO_SIZE_VER0);
 	EXPECT_EQ(24, NVME_PEER_FILE_MAP_SIZE_VER0);
 	EXPECT_EQ(16, NVME_PEER_RING_SIZE_VER0);
 	EXPECT_EQ(NVME_PEER_RESERVE_SIZE_VER0, sizeof(struct nvme_peer_reserve));
-	EXPECT_EQ(NVME_PEER_ATTACH_SIZE_VER1, sizeof(struct nvme_peer_attach));
+	EXPECT_EQ(NVME_PEER_ATTACH_SIZE_VER0, sizeof(struct nvme_peer_attach));
 	EXPECT_EQ(NVME_PEER_INFO_SIZE_VER0, sizeof(struct nvme_peer_info));
 	EXPECT_EQ(NVME_PEER_FILE_MAP_SIZE_VER0,
 		  sizeof(struct nvme_peer_file_map));
@@ -246,14 +245,14 @@ TEST(ioctl_numbers_and_sizes)
 	EXPECT_EQ(24, sizeof(struct nvme_peer_dmabuf_region));
 
 	/* each struct ends with its last field: no tail padding */
-	EXPECT_EQ(176 - 24, offsetof(struct nvme_peer_reserve, data_buf));
+	EXPECT_EQ(168 - 24, offsetof(struct nvme_peer_reserve, data_buf));
 	EXPECT_EQ(48 - NVME_PEER_NAME_MAX, offsetof(struct nvme_peer_attach, name));
-	EXPECT_EQ(216 - 1, offsetof(struct nvme_peer_info, rsvd6));
+	EXPECT_EQ(216 - 2, offsetof(struct nvme_peer_info, rsvd));
 	EXPECT_EQ(24 - 8, offsetof(struct nvme_peer_file_map, extents));
 	EXPECT_EQ(16 - 4, offsetof(struct nvme_peer_ring, cq_head));
 	/* a few offsets user space hard-codes in device code */
 	EXPECT_EQ(20, offsetof(struct nvme_peer_reserve, qid));
-	EXPECT_EQ(104, offsetof(struct nvme_peer_reserve, sq_buf));
+	EXPECT_EQ(96, offsetof(struct nvme_peer_reserve, sq_buf));
 	EXPECT_EQ(112, offsetof(struct nvme_peer_info, data_ctrl_addr));
 	EXPECT_EQ(144, offsetof(struct nvme_peer_info, sq_db_addr));
 	EXPECT_EQ(208, offsetof(struct nvme_peer_info, sq_placement));
@@ -292,10 +291,10 @@ TEST(struct_size_rules)
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
 	EXPECT_EQ(EINVAL, errno);	/* unknown flag */
 	big.r.flags = 0;
-	big.r.rsvd = 1;
+	big.r.rsvd[sizeof(big.r.rsvd) - 1] = 1;
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
-	EXPECT_EQ(EINVAL, errno);	/* reserved field */
-	big.r.rsvd = 0;
+	EXPECT_EQ(EINVAL, errno);	/* reserved bytes, the last one too */
+	big.r.rsvd[sizeof(big.r.rsvd) - 1] = 0;
 	big.r.sq_placement = 9;
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_RESERVE, &big));
 	EXPECT_EQ(EINVAL, errno);	/* unknown placement */
@@ -770,12 +769,15 @@ TEST(attach_by_name_rules)
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(0, np_attach_name(fd, "named"));
 	close(fd);
-	/* user space built before names: VER0's 16 bytes, by qid */
+	/* shorter than the one version there is: refused */
 	fd = np_open();
 	ASSERT_LE(0, fd);
 	memset(&a, 0, sizeof(a));
-	a.size = NVME_PEER_ATTACH_SIZE_VER0;
+	a.size = offsetof(struct nvme_peer_attach, name);
 	a.qid = np_read_num(np_cfs_path(ctrl, "named", "live_qid"));
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_ATTACH, &a));
+	EXPECT_EQ(EINVAL, errno);
+	a.size = sizeof(a);
 	EXPECT_EQ(0, ioctl(fd, NVME_PEER_IOC_ATTACH, &a));
 	close(fd);
 	np_clean_sysfs();
