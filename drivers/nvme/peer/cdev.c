@@ -297,7 +297,7 @@ static int np_ioc_reserve(struct np_file *f, void __user *uarg)
 	ret = -ENODEV;
 	if (!pctrl)
 		goto out_free_params;
-	q = np_reserve(pctrl, &p, NP_OWNER_FILE, r.qid, NULL);
+	q = np_reserve(pctrl, &p, NP_OWNER_PROCESS, r.qid, NULL);
 	ret = PTR_ERR_OR_ZERO(q);
 	if (ret) {
 		nvme_peer_ctrl_put(pctrl);

@@ -321,7 +321,7 @@ void np_wait_callbacks(struct nvme_peer_ctrl *pctrl)
  * A reservation is revoked at most once: the first %NP_EV_REVOKE or
  * %NP_EV_RELEASE of a handed-out (active) reservation asks for the
  * callback, later ones do not.  A reservation that was never handed out
- * (still %NP_Q_NEW) never asks for it.
+ * (still %NP_Q_CREATING) never asks for it.
  *
  * Return: 0; -EALREADY for a second revocation (state unchanged); -ESTALE
  * when creation completes on a reservation revoked meanwhile; -EINVAL for
@@ -331,7 +331,7 @@ int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify)
 {
 	*notify = false;
 	switch (*state) {
-	case NP_Q_NEW:
+	case NP_Q_CREATING:
 		if (ev == NP_EV_CREATED)
 			*state = NP_Q_ACTIVE;
 		else if (ev == NP_EV_REVOKE)
@@ -402,7 +402,7 @@ void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl, u32 nsid,
 		down_read(&pctrl->cb_sem);
 		spin_lock(&pctrl->state_lock);
 		list_for_each_entry(q, &pctrl->queues, node) {
-			if ((q->state != NP_Q_NEW && q->state != NP_Q_ACTIVE) ||
+			if ((q->state != NP_Q_CREATING && q->state != NP_Q_ACTIVE) ||
 			    (nsid && q->params.nsid != nsid) ||
 			    (only && q != only))
 				continue;
@@ -450,7 +450,7 @@ static bool np_ns_fenced(struct nvme_peer_queue *q, u32 nsid, bool any)
 	lockdep_assert_held(&q->pctrl->state_lock);
 	if (!any && q->params.nsid != nsid)
 		return true;
-	if (q->state == NP_Q_NEW || q->state == NP_Q_ACTIVE)
+	if (q->state == NP_Q_CREATING || q->state == NP_Q_ACTIVE)
 		return false;
 	return q->fenced || np_hw_quiet(q);
 }

@@ -56,7 +56,7 @@ struct request;
 
 /* Life of a reservation; see np_qstate_next(). */
 enum np_qstate {
-	NP_Q_NEW,		/* hardware queues being created */
+	NP_Q_CREATING,		/* hardware queues being created */
 	NP_Q_ACTIVE,		/* handed out, hardware queues exist */
 	NP_Q_REVOKED,		/* revoked: the owner was told, queues gone */
 	NP_Q_RELEASED,		/* the owner let go: only freeing remains */
@@ -72,7 +72,7 @@ enum np_qevent {
 enum np_owner {
 	NP_OWNER_KERNEL,	/* a driver, through include/linux/nvme-peer.h */
 	NP_OWNER_ADMIN,		/* an administrator's intent (configfs.c) */
-	NP_OWNER_FILE,		/* a process, through NVME_PEER_IOC_RESERVE */
+	NP_OWNER_PROCESS,	/* a process, through NVME_PEER_IOC_RESERVE */
 };
 
 /* extents an administrator's intent may list (a configfs page holds them) */

@@ -77,7 +77,7 @@ static ssize_t doorbell_stride_show(struct kobject *kobj,
 static const char *np_qstate_name(enum np_qstate state)
 {
 	static const char * const names[] = {
-		[NP_Q_NEW] = "creating",
+		[NP_Q_CREATING] = "creating",
 		[NP_Q_ACTIVE] = "active",
 		[NP_Q_REVOKED] = "revoked",
 		[NP_Q_RELEASED] = "released",
@@ -171,7 +171,7 @@ static const char *np_owner_name(enum np_owner owner)
 		return "kernel";
 	case NP_OWNER_ADMIN:
 		return "admin";
-	case NP_OWNER_FILE:
+	case NP_OWNER_PROCESS:
 		return "process";
 	}
 	return "?";
