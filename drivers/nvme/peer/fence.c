@@ -47,49 +47,6 @@
 #include "nvme-peer.h"
 
 /**
- * np_reason_name() - why a reservation was revoked, for logs and sysfs
- * @reason: from the revocation
- *
- * Return: a constant string, "?" for an unknown reason.
- */
-const char *np_reason_name(enum nvme_peer_reason reason)
-{
-	static const char * const names[] = {
-		[NVME_PEER_REASON_NONE] = "none",
-		[NVME_PEER_REASON_RELEASE] = "release",
-		[NVME_PEER_REASON_ADMIN] = "admin",
-		[NVME_PEER_REASON_RESET] = "reset",
-		[NVME_PEER_REASON_CTRL_DOWN] = "ctrl-down",
-		[NVME_PEER_REASON_REMOVED] = "removed",
-		[NVME_PEER_REASON_UNLOAD] = "unload",
-		[NVME_PEER_REASON_NAMESPACE] = "namespace",
-		[NVME_PEER_REASON_PEER_REMOVED] = "peer-removed",
-		[NVME_PEER_REASON_LAYOUT] = "layout",
-		[NVME_PEER_REASON_MOVED] = "moved",
-	};
-
-	return reason < ARRAY_SIZE(names) ? names[reason] : "?";
-}
-
-static const char * const np_fence_names[] = {
-	[NP_FENCED_GONE] = "gone already",
-	[NP_FENCED_DRAINED] = "drained",
-	[NP_FENCED_DELETED] = "deleted",
-	[NP_FENCED_RESET] = "reset",
-};
-
-/**
- * np_fence_how_name() - how a fence ended, for logs and sysfs
- * @how: from np_fence()
- *
- * Return: a constant string.
- */
-const char *np_fence_how_name(enum np_fence_how how)
-{
-	return how < ARRAY_SIZE(np_fence_names) ? np_fence_names[how] : "?";
-}
-
-/**
  * np_hw_quiet() - whether the controller can no longer run @q's commands
  * @q: the reservation
  *
