@@ -301,7 +301,7 @@ TEST_F_TIMEOUT(tool, restore_bad_files, NP_TOOL_TIMEOUT)
 	restore_bad(_metadata, line, 3, "duplicate name (line 2)");
 	snprintf(line, sizeof(line), "%s/keep nsid=1", c);
 	restore_bad(_metadata, line, 3, "exists already");
-	snprintf(line, sizeof(line), "%s/t1 nsid=1 file=/tmp/np-missing", c);
+	snprintf(line, sizeof(line), "%s/t1 nsid=1 file=/tmp/np-missing enable=1", c);
 	restore_bad(_metadata, line, 3, "/tmp/np-missing: No such file");
 	n = snprintf(line, sizeof(line), "%s/t1 nsid=1 extents=0+1", c);
 	while (n < 8300)
