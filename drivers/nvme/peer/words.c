@@ -95,6 +95,24 @@ static const char * const np_guarantee_words[] = {
 	[NVME_PEER_GUARANTEE_CONTROLLER_IOMMU] = "controller-iommu",
 };
 
+static const char * const np_lease_words[] = {
+	[NVME_PEER_LEASE_NONE] = "none",
+	[NVME_PEER_LEASE_HELD] = "held",
+	[NVME_PEER_LEASE_BREAKING] = "breaking",
+	[NVME_PEER_LEASE_RETURNED] = "returned",
+};
+
+/* a mediated queue's last rejection (sysfs qN/last_reject) */
+static const char * const np_verdict_words[] = {
+	[NP_GUARD_OK] = "none",
+	[NP_GUARD_BAD_OPCODE] = "opcode",
+	[NP_GUARD_BAD_FIELD] = "field",
+	[NP_GUARD_BAD_NSID] = "namespace",
+	[NP_GUARD_LBA_RANGE] = "lba-range",
+	[NP_GUARD_PRP_OFFSET] = "prp-offset",
+	[NP_GUARD_DATA_WINDOW] = "data-window",
+};
+
 /* configfs file_access, indexed by the bits: NVME_PEER_ACCESS_WRITE or not */
 static const char * const np_access_words[] = {
 	[0] = "read",
@@ -191,6 +209,8 @@ static const struct {
 			       ARRAY_SIZE(np_location_words) },
 	[NP_FACT_GUARANTEE] = { np_guarantee_words,
 				ARRAY_SIZE(np_guarantee_words) },
+	[NP_FACT_LEASE] = { np_lease_words, ARRAY_SIZE(np_lease_words) },
+	[NP_FACT_VERDICT] = { np_verdict_words, ARRAY_SIZE(np_verdict_words) },
 };
 
 /**

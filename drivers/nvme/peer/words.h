@@ -2,7 +2,8 @@
 /*
  * nvme-peer: the words, and the values of an intent.  Every word sysfs,
  * configfs, debugfs and the logs print for a state, a reason, an owner, a
- * mode, a placement, a location, a guarantee, a fence's end or an opcode
+ * mode, a placement, a location, a guarantee, a fence's end, a file
+ * lease, a mediated queue's rejection or an opcode
  * is decided in words.c, one table per fact beside its name and parse
  * functions, and so are the keys of an intent in configfs with their
  * value rules (type, range, default).  This header declares them, with
@@ -39,6 +40,39 @@ enum np_fence_how {
 	NP_FENCED_DRAINED,	/* mediated: every forwarded command completed */
 	NP_FENCED_DELETED,	/* Delete I/O SQ completed */
 	NP_FENCED_RESET,	/* the controller was disabled */
+};
+
+/**
+ * enum np_guard_verdict - what np_guard_check() decided
+ * @NP_GUARD_OK: the command may reach the controller
+ * @NP_GUARD_BAD_OPCODE: not understood or not allowed (SC 0x01 Invalid
+ *	Command Opcode)
+ * @NP_GUARD_BAD_FIELD: reserved bits, PSDT != 0 (SGL), FUSE != 0, MPTR
+ *	!= 0, a data pointer where none belongs, NLB over max_nlb, a chained
+ *	PRP list (SC 0x02 Invalid Field in Command); no policy can allow SGLs,
+ *	fused commands or metadata pointers
+ * @NP_GUARD_BAD_NSID: not the policy's namespace; 0 and 0xffffffff never
+ *	are (SC 0x0b Invalid Namespace or Format)
+ * @NP_GUARD_LBA_RANGE: the LBAs are not all inside one extent and the
+ *	namespace, or wrap past 2^64 (SC 0x80 LBA Out of Range)
+ * @NP_GUARD_PRP_OFFSET: PRP1 not dword aligned, PRP2 or a list entry not
+ *	page aligned, the list pointer not qword aligned (SC 0x13 PRP Offset
+ *	Invalid)
+ * @NP_GUARD_DATA_WINDOW: data, or the PRP list itself, outside the windows,
+ *	or no copy of the list to check (SC 0x04 Data Transfer Error)
+ * @NP_GUARD_NR_VERDICTS: the number of verdicts, not a verdict
+ *
+ * np_guard_status() maps a verdict to its NVMe status.
+ */
+enum np_guard_verdict {
+	NP_GUARD_OK = 0,
+	NP_GUARD_BAD_OPCODE,
+	NP_GUARD_BAD_FIELD,
+	NP_GUARD_BAD_NSID,
+	NP_GUARD_LBA_RANGE,
+	NP_GUARD_PRP_OFFSET,
+	NP_GUARD_DATA_WINDOW,
+	NP_GUARD_NR_VERDICTS
 };
 
 /* what became of an intent (configfs state) */
@@ -141,6 +175,8 @@ enum np_fact {
 	NP_FACT_PLACEMENT,	/* enum nvme_peer_placement */
 	NP_FACT_LOCATION,	/* enum nvme_peer_location */
 	NP_FACT_GUARANTEE,	/* enum nvme_peer_guarantee */
+	NP_FACT_LEASE,		/* enum nvme_peer_lease */
+	NP_FACT_VERDICT,	/* enum np_guard_verdict */
 };
 
 const char *np_word_of(enum np_fact fact, int value);
@@ -154,6 +190,8 @@ const char *np_word_of(enum np_fact fact, int value);
 #define np_placement_name(v)	np_word_of(NP_FACT_PLACEMENT, v)
 #define np_location_name(v)	np_word_of(NP_FACT_LOCATION, v)
 #define np_guarantee_name(v)	np_word_of(NP_FACT_GUARANTEE, v)
+#define np_lease_name(v)	np_word_of(NP_FACT_LEASE, v)
+#define np_verdict_name(v)	np_word_of(NP_FACT_VERDICT, v)
 
 const char *np_access_name(unsigned int access);
 int np_print_opcodes(unsigned int ops, char *buf, unsigned int len);
