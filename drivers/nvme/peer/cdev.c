@@ -373,7 +373,7 @@ static bool np_db_mappable(struct nvme_peer_queue *q)
 	 * that VF.
 	 */
 	return capable(CAP_SYS_RAWIO) ||
-	       4 * q->pctrl->info.db_stride >= PAGE_SIZE;
+	       np_db_stride(&q->pctrl->info) >= PAGE_SIZE;
 }
 
 /* QUERY: where the doorbells are in their mmap region */
@@ -447,7 +447,7 @@ static int np_ioc_query(struct np_file *f, void __user *uarg)
 	info.lba_shift = a.lba_shift;
 	info.state = ret ? NVME_PEER_STATE_REVOKED : NVME_PEER_STATE_ACTIVE;
 	info.reason = reason;
-	info.db_stride = 4 * q->pctrl->info.db_stride;
+	info.db_stride = np_db_stride(&q->pctrl->info);
 	info.sq_off = np_region_off(f, NP_REGION_SQ);
 	info.sq_size = q->sq.size;
 	info.cq_off = np_region_off(f, NP_REGION_CQ);

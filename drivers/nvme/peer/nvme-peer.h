@@ -259,6 +259,16 @@ static inline bool np_needs_rawio(const struct nvme_peer_queue *q)
 }
 
 /*
+ * The doorbell stride in bytes, the one unit users see (sysfs
+ * peer/doorbell_stride, NVME_PEER_IOC_INFO's db_stride): nvme-pci's
+ * info->db_stride counts dwords.
+ */
+static inline u32 np_db_stride(const struct nvme_pci_peer_info *info)
+{
+	return 4 * info->db_stride;
+}
+
+/*
  * Each doorbell's place is computed here only, as nvme-pci's sq_idx() and
  * cq_idx() do: the byte offset in BAR0 of @qid's SQ tail doorbell (@cq
  * false) or CQ head doorbell.
@@ -266,7 +276,7 @@ static inline bool np_needs_rawio(const struct nvme_peer_queue *q)
 static inline u64 np_db_off(const struct nvme_pci_peer_info *info, u16 qid,
 			    bool cq)
 {
-	return NVME_REG_DBS + (2ULL * qid + cq) * 4 * info->db_stride;
+	return NVME_REG_DBS + (2ULL * qid + cq) * np_db_stride(info);
 }
 
 /* The kernel's mapping of @q's hardware SQ tail (@cq: CQ head) doorbell. */

@@ -70,7 +70,7 @@ static ssize_t max_depth_show(struct kobject *kobj, struct kobj_attribute *a,
 static ssize_t doorbell_stride_show(struct kobject *kobj,
 				    struct kobj_attribute *a, char *buf)
 {
-	return sysfs_emit(buf, "%u\n", 4 * to_pctrl(kobj)->info.db_stride);
+	return sysfs_emit(buf, "%u\n", np_db_stride(&to_pctrl(kobj)->info));
 }
 
 static struct kobj_attribute np_attr_first_qid = __ATTR_RO(first_qid);
