@@ -28,6 +28,9 @@
 #include <time.h>
 #include <unistd.h>
 
+/* the keys, their defaults and value rules: the kernel's, words.c */
+#include "words.h"
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* nvme-peer's version: dkms.conf's PACKAGE_VERSION (tests/native.sh checks) */
@@ -52,51 +55,11 @@ enum {
 };
 
 #define NP_LINE_MAX	8191	/* characters of a save file line */
-#define NP_NAME_MAX	31	/* characters of a reservation's name */
-#define NP_CTRL_MAX	31
-#define NP_VALUE_MAX	4095	/* a configfs attribute holds one page */
-
-enum np_kind {
-	NP_K_U32, NP_K_U64, NP_K_QID, NP_K_ID, NP_K_PLACE, NP_K_PEER,
-	NP_K_MODE, NP_K_OPCODES, NP_K_EXTENTS, NP_K_FILE, NP_K_ACCESS,
-	NP_K_BOOL,
-};
-
-struct np_key {
-	const char *name;
-	enum np_kind kind;
-	const char *def;	/* the kernel's default */
-};
-
-/* The writable attributes of CTRL/NAME/, in the order create writes them */
-static const struct np_key np_keys[] = {
-	{ "nsid",		NP_K_U32,	"0" },
-	{ "depth",		NP_K_U32,	"64" },
-	{ "sq_placement",	NP_K_PLACE,	"host" },
-	{ "cq_placement",	NP_K_PLACE,	"host" },
-	{ "data_placement",	NP_K_PLACE,	"none" },
-	{ "data_size",		NP_K_U64,	"0" },
-	{ "peer",		NP_K_PEER,	"cpu" },
-	{ "qid",		NP_K_QID,	"0" },
-	{ "uid",		NP_K_ID,	"-1" },
-	{ "gid",		NP_K_ID,	"-1" },
-	{ "mode",		NP_K_MODE,	"mediated" },
-	/* "": no opcode given, which the policy takes as read only */
-	{ "opcodes",		NP_K_OPCODES,	"" },
-	{ "max_nlb",		NP_K_U32,	"0" },
-	{ "extents",		NP_K_EXTENTS,	"" },
-	{ "file",		NP_K_FILE,	"" },
-	{ "file_off",		NP_K_U64,	"0" },
-	{ "file_len",		NP_K_U64,	"0" },
-	{ "file_access",	NP_K_ACCESS,	"read" },
-	{ "enable",		NP_K_BOOL,	"0" },	/* last */
-};
-
-#define NP_NKEYS	((int)ARRAY_SIZE(np_keys))
-#define NP_ENABLE	(NP_NKEYS - 1)
-#define NP_NSID		0
-#define NP_DEPTH	1
-#define NP_MODE		10
+/* a reservation's name and a controller's: words.h decides them */
+#define NP_NAME_MAX	(NP_NAME_LEN - 1)
+#define NP_CTRL_MAX	(NP_CTRL_LEN - 1)
+/* the characters of a value configfs takes */
+#define NP_VALUE_MAX	(NP_VALUE_LEN - 1)
 
 /* One reservation to create: from the command line or a save file line */
 struct np_spec {
@@ -366,42 +329,14 @@ static int np_natcmp_p(const void *a, const void *b)
 	return np_natcmp(*(char * const *)a, *(char * const *)b);
 }
 
-/* ---- names and values -------------------------------------------------- */
+/* ---- names and values ------------------------------------------------ */
 
-static int np_key_index(const char *name, size_t len)
-{
-	int i;
-
-	for (i = 0; i < NP_NKEYS; i++)
-		if (strlen(np_keys[i].name) == len &&
-		    !strncmp(np_keys[i].name, name, len))
-			return i;
-	return -1;
-}
-
-static int np_valid_ctrl(const char *s)
-{
-	const char *p = s + 4;
-
-	if (strncmp(s, "nvme", 4) || !*p || strlen(s) > NP_CTRL_MAX)
-		return 0;
-	for (; *p; p++)
-		if (!isdigit((unsigned char)*p))
-			return 0;
-	return 1;
-}
-
-static const char np_name_chars[] =
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-";
-
-static int np_valid_name(const char *s)
-{
-	size_t len = strlen(s);
-
-	if (!len || len > NP_NAME_MAX)
-		return 0;
-	return strspn(s, np_name_chars) == len;
-}
+/*
+ * The keys, their defaults and the rules of their values are the kernel's
+ * (words.h, words.c): restore --check refuses what configfs refuses.  What
+ * is the save file's own: a value holds no blank, control character or
+ * quote (the format does not quote).
+ */
 
 /* "nvme0/t1" into @ctrl and @name; 0, or -1 with @why said */
 static int np_parse_name(const char *s, char *ctrl, char *name,
@@ -416,13 +351,14 @@ static int np_parse_name(const char *s, char *ctrl, char *name,
 	}
 	memcpy(ctrl, s, clen);
 	ctrl[clen] = '\0';
-	if (!np_valid_ctrl(ctrl)) {
-		snprintf(why, len, "'%s': the controller is nvmeN", s);
+	if (!np_ctrl_name_ok(ctrl)) {
+		snprintf(why, len, "'%s': the controller is nvmeN (at most %d characters)",
+			 s, NP_CTRL_MAX);
 		return -1;
 	}
-	if (!np_valid_name(slash + 1)) {
+	if (!np_cfs_name_ok(slash + 1)) {
 		snprintf(why, len,
-			 "'%s': NAME is 1-%d characters of A-Z a-z 0-9 _ . -",
+			 "'%s': NAME is 1-%d characters of A-Z a-z 0-9 _ . -, not . or ..",
 			 s, NP_NAME_MAX);
 		return -1;
 	}
@@ -430,216 +366,33 @@ static int np_parse_name(const char *s, char *ctrl, char *name,
 	return 0;
 }
 
-/* A number in decimal or 0x hexadecimal up to @max; 0 or -1 */
-static int np_parse_num(const char *s, unsigned long long max,
-			unsigned long long *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, !strncmp(s, "0x", 2) ? 16 : 10);
-	if (errno || *end || end == s || v > max)
-		return -1;
-	if (out)
-		*out = v;
-	return 0;
-}
-
-static int np_in_list(const char *s, size_t len, const char * const *list)
-{
-	for (; *list; list++)
-		if (strlen(*list) == len && !strncmp(*list, s, len))
-			return 1;
-	return 0;
-}
-
-static const char * const np_placements[] = {
-	"none", "host", "cmb", "peer", NULL
-};
-
-static const char * const np_modes[] = {
-	"mediated", "direct", "isolated", NULL
-};
-
-static const char * const np_accesses[] = { "read", "rw", NULL };
-static const char * const np_bools[] = { "0", "1", NULL };
-static const char * const np_opcodes[] = {
-	"flush", "write", "read", "write_zeroes", "dsm", NULL
-};
-
-/* "" is valid: the kernel's default (Read only) */
-static int np_valid_opcodes(const char *s, char *why, size_t len)
-{
-	const char *p = s;
-
-	if (!*s)
-		return 0;
-	for (;;) {
-		size_t n = strcspn(p, ",");
-
-		if (!np_in_list(p, n, np_opcodes)) {
-			snprintf(why, len,
-				 "opcodes: '%.*s' is none of flush, write, read, write_zeroes, dsm",
-				 (int)n, p);
-			return -1;
-		}
-		if (!p[n])
-			return 0;
-		p += n + 1;
-	}
-}
-
-static int np_valid_extents(const char *s, char *why, size_t len)
-{
-	const char *p = s;
-	char ext[64];
-
-	if (!*s)
-		return 0;
-	for (;;) {
-		size_t n = strcspn(p, ",");
-		char *plus;
-
-		snprintf(ext, sizeof(ext), "%.*s", (int)(n < 63 ? n : 63), p);
-		plus = strchr(ext, '+');
-		if (n > 63 || !plus)
-			goto bad;
-		*plus = '\0';
-		if (np_parse_num(ext, UINT64_MAX, NULL) ||
-		    np_parse_num(plus + 1, UINT64_MAX, NULL))
-			goto bad;
-		if (!p[n])
-			return 0;
-		p += n + 1;
-	}
-bad:
-	snprintf(why, len, "extents: '%.*s' is not SLBA+NLB",
-		 (int)strcspn(p, ","), p);
-	return -1;
-}
-
-static int np_valid_peer(const char *s)
-{
-	unsigned int dom, bus, dev, fn;
-	int n = 0;
-
-	if (!strcmp(s, "cpu"))
-		return 1;
-	if (sscanf(s, "%4x:%2x:%2x.%1u%n", &dom, &bus, &dev, &fn, &n) == 4 &&
-	    !s[n] && n == 12)
-		return 1;
-	return 0;
-}
-
 /*
  * Check @val for key @k as the save file and the command line take it:
- * 0, or -1 with @why said.  @check_file: a file= must exist (restore).
+ * 0, or -1 with @why said
  */
-static int np_valid_value(int k, const char *val, int check_file,
-			  char *why, size_t len)
+static int np_valid_value(int k, const char *val, char *why, size_t len)
 {
-	const char *key = np_keys[k].name;
-	unsigned long long max = UINT32_MAX;
-	const char * const *list = NULL;
-	struct stat st;
+	struct np_value v = { 0 };
 	size_t i;
 
-	if (strlen(val) > NP_VALUE_MAX) {
-		snprintf(why, len, "%s: longer than %d characters", key,
-			 NP_VALUE_MAX);
-		return -1;
-	}
-	for (i = 0; val[i]; i++) {
+	for (i = 0; val[i] && i < NP_VALUE_MAX; i++) {
 		if (isspace((unsigned char)val[i]) ||
 		    iscntrl((unsigned char)val[i]) || val[i] == '"') {
 			snprintf(why, len,
 				 "%s: a value holds no blank, control character or quote",
-				 key);
+				 np_cfs_keys[k].name);
 			return -1;
 		}
 	}
-	switch (np_keys[k].kind) {
-	case NP_K_U32:
-	case NP_K_U64:
-	case NP_K_QID:
-		if (np_keys[k].kind == NP_K_U64)
-			max = UINT64_MAX;
-		else if (np_keys[k].kind == NP_K_QID)
-			max = UINT16_MAX;
-		if (np_parse_num(val, max, NULL)) {
-			snprintf(why, len,
-				 "%s: '%.200s' is not a number (decimal or 0x hex, at most %llu)",
-				 key, val, max);
-			return -1;
-		}
-		return 0;
-	case NP_K_ID:
-		if (!strcmp(val, "-1") ||
-		    !np_parse_num(val, UINT32_MAX - 1, NULL))
-			return 0;
-		snprintf(why, len, "%s: '%.200s' is not a number or -1", key,
-			 val);
-		return -1;
-	case NP_K_PLACE:
-		list = np_placements;
-		break;
-	case NP_K_MODE:
-		list = np_modes;
-		break;
-	case NP_K_ACCESS:
-		list = np_accesses;
-		break;
-	case NP_K_BOOL:
-		list = np_bools;
-		break;
-	case NP_K_OPCODES:
-		return np_valid_opcodes(val, why, len);
-	case NP_K_EXTENTS:
-		return np_valid_extents(val, why, len);
-	case NP_K_PEER:
-		if (np_valid_peer(val))
-			return 0;
-		snprintf(why, len,
-			 "peer: '%.200s' is neither cpu nor a PCI name DDDD:BB:DD.F",
-			 val);
-		return -1;
-	case NP_K_FILE:
-		if (!*val)
-			return 0;
-		if (val[0] != '/') {
-			snprintf(why, len, "file: '%.200s' is not an absolute path",
-				 val);
-			return -1;
-		}
-		if (check_file && stat(val, &st)) {
-			snprintf(why, len, "file: %.200s: %s", val,
-				 strerror(errno));
-			return -1;
-		}
-		if (check_file && !S_ISREG(st.st_mode)) {
-			snprintf(why, len, "file: %.200s: not a regular file",
-				 val);
-			return -1;
-		}
-		return 0;
-	}
-	if (np_in_list(val, strlen(val), list))
-		return 0;
-	snprintf(why, len, "%s: '%.200s' is none of", key, val);
-	for (; *list; list++)
-		snprintf(why + strlen(why), len - strlen(why), " %s", *list);
-	return -1;
+	return np_value_parse(k, val, &v, why, len) ? -1 : 0;
 }
 
 /* One KEY=VALUE word into @spec: 0, or -1 with @why said */
-static int np_spec_word(struct np_spec *spec, const char *word,
-			int check_file, char *why, size_t len)
+static int np_spec_word(struct np_spec *spec, const char *word, char *why,
+			size_t len)
 {
 	const char *eq = strchr(word, '=');
-	int k = eq ? np_key_index(word, eq - word) : -1;
+	int k = eq ? np_key_find(word, eq - word) : -1;
 
 	if (!eq) {
 		snprintf(why, len, "'%s' is not KEY=VALUE", word);
@@ -651,23 +404,53 @@ static int np_spec_word(struct np_spec *spec, const char *word,
 		return -1;
 	}
 	if (spec->val[k]) {
-		snprintf(why, len, "%s given twice", np_keys[k].name);
+		snprintf(why, len, "%s given twice", np_cfs_keys[k].name);
 		return -1;
 	}
-	if (np_valid_value(k, eq + 1, check_file, why, len))
+	if (np_valid_value(k, eq + 1, why, len))
 		return -1;
 	spec->val[k] = np_strdup(eq + 1);
 	return 0;
 }
 
-/* What applies to the whole spec: enable=1 needs nsid */
-static int np_spec_check(const struct np_spec *spec, char *why, size_t len)
+/* @spec's value of @k, or its default, parsed (np_spec_word() checked it) */
+static struct np_value np_spec_value(const struct np_spec *spec, int k)
 {
-	const char *en = spec->val[NP_ENABLE];
-	const char *nsid = spec->val[NP_NSID];
+	struct np_value v = { 0 };
 
-	if (en && !strcmp(en, "1") && (!nsid || !strtoull(nsid, NULL, 0))) {
-		snprintf(why, len, "enable=1 needs nsid=N (N > 0)");
+	np_value_parse(k, spec->val[k] ? spec->val[k] : np_cfs_keys[k].def,
+		       &v, NULL, 0);
+	return v;
+}
+
+/*
+ * What enable=1 needs of the whole spec, as the kernel's enable
+ * (np_enable_check()); @check_file: the file must be a regular file
+ * (restore; enabling opens it).  0, or -1 with @why said.
+ */
+static int np_spec_check(const struct np_spec *spec, int check_file,
+			 char *why, size_t len)
+{
+	const char *file = spec->val[NP_KEY_file];
+	struct stat st;
+
+	if (!np_spec_value(spec, NP_KEY_enable).num)
+		return 0;
+	if (np_enable_check(np_spec_value(spec, NP_KEY_nsid).num,
+			    file && *file,
+			    np_spec_value(spec, NP_KEY_file_off).num,
+			    np_spec_value(spec, NP_KEY_file_len).num,
+			    np_spec_value(spec, NP_KEY_file_access).word,
+			    why, len))
+		return -1;
+	if (!check_file || !file || !*file)
+		return 0;
+	if (stat(file, &st)) {
+		snprintf(why, len, "file: %.200s: %s", file, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, len, "file: %.200s: not a regular file", file);
 		return -1;
 	}
 	return 0;
@@ -760,7 +543,7 @@ static int np_read_cfg_entry(const char *ctrl, const char *name,
 	if (np_read_at(dir, "state", e->state, sizeof(e->state)))
 		return -ENOENT;
 	for (k = 0; k < NP_NKEYS; k++)
-		if (!np_read_at(dir, np_keys[k].name, buf, sizeof(buf)))
+		if (!np_read_at(dir, np_cfs_keys[k].name, buf, sizeof(buf)))
 			e->val[k] = np_strdup(buf);
 	/*
 	 * Each attribute is read on its own: one snapshot is the state, the
@@ -865,7 +648,7 @@ static void np_scan_sys(struct np_list *l)
 		return;
 	qsort(ctrls, nc, sizeof(*ctrls), np_natcmp_p);
 	for (i = 0; i < nc; i++) {
-		if (!np_valid_ctrl(ctrls[i]))
+		if (!np_ctrl_name_ok(ctrls[i]))
 			continue;
 		np_path(dir, sizeof(dir), np_sys_root(), ctrls[i], "peer",
 			NULL);
@@ -961,7 +744,7 @@ static void np_json_entry(const struct np_entry *e, int queue)
 	} else {
 		putchar('{');
 		for (k = 0; k < NP_NKEYS; k++)
-			np_json_kv(np_keys[k].name, e->val[k], k);
+			np_json_kv(np_cfs_keys[k].name, e->val[k], k);
 		putchar('}');
 	}
 	if (queue) {
@@ -1063,8 +846,8 @@ static void np_print_list(const struct np_list *l)
 		}
 		printf("%-24s %-9s %-12s %5s %4s %5s %5s %-9s %s",
 		       full, "configfs", e->state, e->live_qid ? qid : "-",
-		       gen, np_or(e->val[NP_NSID], "?"),
-		       np_or(e->val[NP_DEPTH], "?"), np_or(e->val[NP_MODE], "?"),
+		       gen, np_or(e->val[NP_KEY_nsid], "?"),
+		       np_or(e->val[NP_KEY_depth], "?"), np_or(e->val[NP_KEY_mode], "?"),
 		       e->reason);
 		if (e->error)
 			printf(" (error %ld)", e->error);
@@ -1087,7 +870,7 @@ static void np_print_entry(const struct np_entry *e)
 	if (!e->sysfs_only) {
 		printf("  config:\n");
 		for (k = 0; k < NP_NKEYS; k++)
-			printf("    %-16s %s\n", np_keys[k].name,
+			printf("    %-16s %s\n", np_cfs_keys[k].name,
 			       np_or(e->val[k], "?"));
 	}
 	if (e->live_qid) {
@@ -1249,19 +1032,19 @@ static int np_create(const struct np_spec *spec, const char *where,
 		const char *v = spec->val[k];
 
 		/* enable=0 is what a new directory is */
-		if (!v || (k == NP_ENABLE && !strcmp(v, "0")))
+		if (!v || (k == NP_KEY_enable && !strcmp(v, "0")))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, np_keys[k].name);
+		snprintf(path, sizeof(path), "%s/%s", dir, np_cfs_keys[k].name);
 		ret = np_write(path, v);
 		if (!ret)
 			continue;
-		if (k == NP_ENABLE)
+		if (k == NP_KEY_enable)
 			ret = np_fail(-ret, "%screate %s/%s: enable", where,
 				      spec->ctrl, spec->name);
 		else
 			ret = np_fail(-ret, "%screate %s/%s: %s=%s", where,
 				      spec->ctrl, spec->name,
-				      np_keys[k].name, v);
+				      np_cfs_keys[k].name, v);
 		np_undo(m);
 		return ret;
 	}
@@ -1282,9 +1065,9 @@ static int np_cmd_create(int argc, char **argv)
 	if (np_parse_name(argv[0], spec.ctrl, spec.name, why, sizeof(why)))
 		goto bad;
 	for (i = 1; i < argc; i++)
-		if (np_spec_word(&spec, argv[i], 0, why, sizeof(why)))
+		if (np_spec_word(&spec, argv[i], why, sizeof(why)))
 			goto bad;
-	if (np_spec_check(&spec, why, sizeof(why)))
+	if (np_spec_check(&spec, 0, why, sizeof(why)))
 		goto bad;
 	ret = np_need_root();
 	if (!ret)
@@ -1413,11 +1196,11 @@ static int np_save_print(FILE *f, const struct np_list *l)
 
 		fprintf(f, "%s/%s", e->ctrl, e->name);
 		/* an empty value is the default where one is valid */
-		for (k = 0; k < NP_ENABLE; k++)
-			if (e->val[k][0] && strcmp(e->val[k], np_keys[k].def))
-				fprintf(f, " %s=%s", np_keys[k].name,
+		for (k = 0; k < NP_KEY_enable; k++)
+			if (e->val[k][0] && strcmp(e->val[k], np_cfs_keys[k].def))
+				fprintf(f, " %s=%s", np_cfs_keys[k].name,
 					e->val[k]);
-		fprintf(f, " enable=%s\n", e->val[NP_ENABLE]);
+		fprintf(f, " enable=%s\n", e->val[NP_KEY_enable]);
 	}
 	if (fflush(f) || ferror(f)) {
 		if (!errno)
@@ -1522,9 +1305,9 @@ static int np_cmd_save(int argc, char **argv)
 			if (!l.v[i].val[k]) {
 				np_err("save: %s/%s: %s: unreadable",
 				       l.v[i].ctrl, l.v[i].name,
-				       np_keys[k].name);
+				       np_cfs_keys[k].name);
 				ret = NP_EXIT_FAIL;
-			} else if (np_valid_value(k, l.v[i].val[k], 0, why,
+			} else if (np_valid_value(k, l.v[i].val[k], why,
 						  sizeof(why))) {
 				np_err("save: %s/%s: %s", l.v[i].ctrl,
 				       l.v[i].name, why);
@@ -1596,13 +1379,13 @@ static int np_parse_line(char *s, const char *file, int line,
 		return 1;
 	}
 	while ((word = strtok_r(NULL, " \t", &save)) && word[0] != '#') {
-		if (np_spec_word(spec, word, 1, why, sizeof(why))) {
+		if (np_spec_word(spec, word, why, sizeof(why))) {
 			np_file_err(file, line, "%s/%s: %s", spec->ctrl,
 				    spec->name, why);
 			errs++;
 		}
 	}
-	if (!errs && np_spec_check(spec, why, sizeof(why))) {
+	if (!errs && np_spec_check(spec, 1, why, sizeof(why))) {
 		np_file_err(file, line, "%s/%s: %s", spec->ctrl, spec->name,
 			    why);
 		errs++;

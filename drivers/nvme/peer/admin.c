@@ -235,7 +235,7 @@ static int np_admin_queue(struct nvme_peer_queue *q, struct nvme_command *c,
 	if (create) {
 		/* a revoked queue is never created: a fence saw it quiet */
 		spin_lock(&pctrl->state_lock);
-		ret = pctrl->live && (q->state == NP_Q_NEW ||
+		ret = pctrl->live && (q->state == NP_Q_CREATING ||
 				      q->state == NP_Q_ACTIVE) ? 0 : -EAGAIN;
 		if (!ret) {
 			*hw = true;

@@ -300,7 +300,7 @@ static int np_ioc_reserve(struct np_file *f, void __user *uarg)
 	ret = -ENODEV;
 	if (!pctrl)
 		goto out_free_params;
-	q = np_reserve(pctrl, &p, NP_OWNER_FILE, r.qid, NULL);
+	q = np_reserve(pctrl, &p, NP_OWNER_PROCESS, r.qid, NULL);
 	ret = PTR_ERR_OR_ZERO(q);
 	if (ret) {
 		nvme_peer_ctrl_put(pctrl);
@@ -375,8 +375,8 @@ static bool np_db_mappable(struct nvme_peer_queue *q)
 	 * a secondary controller's holds nvme-pci's admin and I/O queues' of
 	 * that VF.
 	 */
-	return !np_unguarded_check(q->params.mode, NP_OWNER_FILE, false) ||
-	       4 * q->pctrl->info.db_stride >= PAGE_SIZE;
+	return !np_unguarded_check(q->params.mode, NP_OWNER_PROCESS, false) ||
+	       np_db_stride(&q->pctrl->info) >= PAGE_SIZE;
 }
 
 /* QUERY: where the doorbells are in their mmap region */
@@ -450,7 +450,7 @@ static int np_ioc_query(struct np_file *f, void __user *uarg)
 	info.lba_shift = a.lba_shift;
 	info.state = ret ? NVME_PEER_STATE_REVOKED : NVME_PEER_STATE_ACTIVE;
 	info.reason = reason;
-	info.db_stride = 4 * q->pctrl->info.db_stride;
+	info.db_stride = np_db_stride(&q->pctrl->info);
 	info.sq_off = np_region_off(f, NP_REGION_SQ);
 	info.sq_size = q->sq.size;
 	info.cq_off = np_region_off(f, NP_REGION_CQ);

@@ -22,7 +22,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/configfs.h>
-#include <linux/ctype.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/module.h>
@@ -271,9 +270,11 @@ static int np_cfs_enable(struct np_cfs_res *r)
 	int ret;
 
 	lockdep_assert_held(&r->lock);
-	/* file_off, file_len and file_access describe a file */
-	if (!r->path && (pf->off || pf->len || pf->access))
-		return -EINVAL;
+	/* a namespace; file_off, file_len and file_access describe a file */
+	ret = np_enable_check(r->p.nsid, !!r->path, pf->off, pf->len,
+			      pf->access, NULL, 0);
+	if (ret)
+		return ret;
 	r->pctrl = nvme_peer_ctrl_get_by_name(np_cfs_ctrl_name(r));
 	ret = -ENODEV;
 	if (!r->pctrl)
@@ -459,92 +460,21 @@ void np_cfs_ctrl_gone(struct nvme_peer_ctrl *pctrl,
 /* ---- attributes: the intent, written while disabled ----------------------- */
 
 /*
- * configfs hands a store at most this many bytes and cuts a longer write
- * without a word (fs/configfs/file.c): a value that long may have been
- * cut, and is refused.
+ * The values and their rules are words.c's (np_value_parse()), the ones
+ * tools/nvme-peer checks a save file with.  configfs hands a store at most
+ * NP_VALUE_LEN bytes and cuts a longer write without a word
+ * (fs/configfs/file.c): a write that long may have been cut, and is
+ * refused.
  */
-#define NP_CFS_WRITE_MAX	(SZ_4K - 1)
 
-/*
- * Numbers are decimal, or hexadecimal after 0x; a leading 0 is decimal
- * (kstrto*()'s base 0 would read it as octal).
- */
-static unsigned int np_cfs_radix(const char *s)
-{
-	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
-}
-
-static const char * const np_opcode_names[] = {
-	"flush", "write", "read", "write_zeroes", "dsm",
-};
-
-static const u32 np_opcode_bits[] = {
-	NVME_PEER_OPCODE_FLUSH, NVME_PEER_OPCODE_WRITE, NVME_PEER_OPCODE_READ,
-	NVME_PEER_OPCODE_WRITE_ZEROES, NVME_PEER_OPCODE_DSM,
-};
-
-/*
- * "read,write,...": the opcodes a mediated queue may use; "" is 0, which
- * the policy takes as Read only.  -EINVAL for an unknown or repeated name.
- */
-static int np_parse_opcodes(char *s, u32 *ops)
-{
-	char *op;
-	int i;
-
-	*ops = 0;
-	if (!*s)
-		return 0;
-	while ((op = strsep(&s, ",")) != NULL) {
-		i = match_string(np_opcode_names, ARRAY_SIZE(np_opcode_names),
-				 op);
-		if (i < 0 || *ops & np_opcode_bits[i])
-			return -EINVAL;
-		*ops |= np_opcode_bits[i];
-	}
-	return 0;
-}
-
-/* The names of @ops, as np_parse_opcodes() reads them, and a newline. */
-static ssize_t np_print_opcodes(u32 ops, char *page)
-{
-	ssize_t len = 0;
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(np_opcode_names); i++)
-		if (ops & np_opcode_bits[i])
-			len += sprintf(page + len, "%s%s", len ? "," : "",
-				       np_opcode_names[i]);
-	return len + sprintf(page + len, "\n");
-}
-
-/*
- * "SLBA+NLB,...": LBAs [SLBA, SLBA + NLB) each, into @ext (at most @max);
- * "" is none.  Return: how many, or -EINVAL.
- */
-static int np_parse_extents(char *s, struct nvme_peer_extent *ext, int max)
-{
-	char *one, *plus;
-	u64 slba, nlb;
-	int n = 0;
-
-	if (!*s)
-		return 0;
-	while ((one = strsep(&s, ",")) != NULL) {
-		plus = strchr(one, '+');
-		if (!plus || n >= max)
-			return -EINVAL;
-		*plus++ = '\0';
-		if (kstrtou64(one, np_cfs_radix(one), &slba) ||
-		    kstrtou64(plus, np_cfs_radix(plus), &nlb) ||
-		    !nlb || slba + nlb < slba)
-			return -EINVAL;
-		ext[n].slba = slba;
-		ext[n].nlb = nlb;
-		n++;
-	}
-	return n;
-}
+/* words.h includes no kernel header: its limits are these */
+static_assert(NP_DATA_SIZE_MAX == NP_MAX_DATA_SIZE);
+static_assert(NP_NAME_LEN == NVME_PEER_NAME_MAX);
+static_assert(NP_CTRL_LEN == NP_CTRL_NAME_LEN);
+static_assert(NP_VALUE_LEN + 1 == SZ_4K);
+/* np_cfs_fields[]: an enum field is a u32's */
+static_assert(sizeof(enum nvme_peer_placement) == sizeof(u32));
+static_assert(sizeof(enum nvme_peer_mode) == sizeof(u32));
 
 /* Lock @r for a change of its intent: -EBUSY while it is enabled. */
 static int np_cfs_change(struct np_cfs_res *r)
@@ -557,315 +487,24 @@ static int np_cfs_change(struct np_cfs_res *r)
 	return 0;
 }
 
-/*
- * A number attribute: the field np_cfs_NAME() points to, parsed with
- * kstrtoTYPE, at most MAX.
- */
-#define NP_CFS_NUM(name, fmt, type, max)				\
-static ssize_t np_cfs_##name##_show(struct config_item *item, char *page) \
-{									\
-	return sprintf(page, fmt "\n", *np_cfs_##name(to_res(item)));	\
-}									\
-static ssize_t np_cfs_##name##_store(struct config_item *item,		\
-				     const char *page, size_t count)	\
-{									\
-	struct np_cfs_res *r = to_res(item);				\
-	type val;							\
-	int ret;							\
-									\
-	/* -EINVAL for a number out of range too: one errno, one meaning */ \
-	if (kstrto##type(page, np_cfs_radix(page), &val) || val > (max)) \
-		return -EINVAL;						\
-	ret = np_cfs_change(r);						\
-	if (ret)							\
-		return ret;						\
-	*np_cfs_##name(r) = val;					\
-	mutex_unlock(&r->lock);						\
-	return count;							\
-}									\
-CONFIGFS_ATTR(np_cfs_, name)
-
-static u32 *np_cfs_nsid(struct np_cfs_res *r)
+/* uid and gid: an id without a mapping in the writer's namespace is -EINVAL */
+static int np_cfs_set_ids(struct np_cfs_res *r, enum np_key key, u64 id)
 {
-	return &r->p.nsid;
-}
+	struct user_namespace *ns = current_user_ns();
 
-static u32 *np_cfs_depth(struct np_cfs_res *r)
-{
-	return &r->p.depth;
-}
-
-static size_t *np_cfs_data_size(struct np_cfs_res *r)
-{
-	return &r->p.data_size;
-}
-
-static u16 *np_cfs_qid(struct np_cfs_res *r)
-{
-	return &r->qid;
-}
-
-static u32 *np_cfs_max_nlb(struct np_cfs_res *r)
-{
-	return &r->p.policy.max_nlb;
-}
-
-static u64 *np_cfs_file_off(struct np_cfs_res *r)
-{
-	return &r->p.file.off;
-}
-
-static u64 *np_cfs_file_len(struct np_cfs_res *r)
-{
-	return &r->p.file.len;
-}
-
-NP_CFS_NUM(nsid, "%u", u32, U32_MAX);
-NP_CFS_NUM(depth, "%u", u32, U32_MAX);
-NP_CFS_NUM(data_size, "%zu", u64, NP_MAX_DATA_SIZE);
-NP_CFS_NUM(qid, "%u", u16, U16_MAX);
-NP_CFS_NUM(max_nlb, "%u", u32, U32_MAX);
-NP_CFS_NUM(file_off, "%llu", u64, U64_MAX);
-NP_CFS_NUM(file_len, "%llu", u64, U64_MAX);
-
-/* A word attribute: parsed by PARSE(r, word), shown by SHOW(r, page). */
-#define NP_CFS_WORD(name, parse, show)					\
-static ssize_t np_cfs_##name##_show(struct config_item *item, char *page) \
-{									\
-	struct np_cfs_res *r = to_res(item);				\
-	ssize_t ret;							\
-									\
-	mutex_lock(&r->lock);						\
-	ret = show(r, page);						\
-	mutex_unlock(&r->lock);						\
-	return ret;							\
-}									\
-static ssize_t np_cfs_##name##_store(struct config_item *item,		\
-				     const char *page, size_t count)	\
-{									\
-	struct np_cfs_res *r = to_res(item);				\
-	char *word;							\
-	int ret;							\
-									\
-	if (count >= NP_CFS_WRITE_MAX)					\
-		return -EINVAL;						\
-	word = kstrndup(page, count, GFP_KERNEL);			\
-	if (!word)							\
-		return -ENOMEM;						\
-	ret = np_cfs_change(r);						\
-	if (!ret) {							\
-		ret = parse(r, strim(word));				\
-		mutex_unlock(&r->lock);					\
-	}								\
-	kfree(word);							\
-	return ret ? ret : count;					\
-}									\
-CONFIGFS_ATTR(np_cfs_, name)
-
-static int np_cfs_parse_placement(const char *s, enum nvme_peer_placement *w)
-{
-	enum nvme_peer_placement where;
-
-	/* a dma-buf is an fd's: only a process or a driver can give one */
-	if (np_parse_placement(s, &where) || where == NVME_PEER_PLACE_DMABUF)
-		return -EINVAL;
-	*w = where;
-	return 0;
-}
-
-/* A placement attribute: the placement np_cfs_NAME() points to. */
-#define NP_CFS_PLACEMENT(name)						\
-static int np_cfs_parse_##name(struct np_cfs_res *r, char *s)		\
-{									\
-	return np_cfs_parse_placement(s, np_cfs_##name(r));		\
-}									\
-static ssize_t np_cfs_show_##name(struct np_cfs_res *r, char *page)	\
-{									\
-	return sprintf(page, "%s\n", np_placement_name(*np_cfs_##name(r))); \
-}									\
-NP_CFS_WORD(name, np_cfs_parse_##name, np_cfs_show_##name)
-
-static enum nvme_peer_placement *np_cfs_sq_placement(struct np_cfs_res *r)
-{
-	return &r->p.sq_placement;
-}
-
-static enum nvme_peer_placement *np_cfs_cq_placement(struct np_cfs_res *r)
-{
-	return &r->p.cq_placement;
-}
-
-static enum nvme_peer_placement *np_cfs_data_placement(struct np_cfs_res *r)
-{
-	return &r->p.data_placement;
-}
-
-NP_CFS_PLACEMENT(sq_placement);
-NP_CFS_PLACEMENT(cq_placement);
-NP_CFS_PLACEMENT(data_placement);
-
-static int np_cfs_parse_mode(struct np_cfs_res *r, char *s)
-{
-	enum nvme_peer_mode mode;
-
-	if (!strcmp(s, "mediated"))
-		mode = NVME_PEER_MODE_MEDIATED;
-	else if (!strcmp(s, "direct"))
-		mode = NVME_PEER_MODE_DIRECT;
-	else if (!strcmp(s, "isolated"))
-		mode = NVME_PEER_MODE_ISOLATED;
-	else
-		return -EINVAL;
-	/* a VF's live event reads it without the intent's lock */
-	WRITE_ONCE(r->p.mode, mode);
-	return 0;
-}
-
-static ssize_t np_cfs_show_mode(struct np_cfs_res *r, char *page)
-{
-	return sprintf(page, "%s\n", np_mode_name(r->p.mode));
-}
-
-NP_CFS_WORD(mode, np_cfs_parse_mode, np_cfs_show_mode);
-
-/*
- * "cpu", or a PCI device's name as the kernel writes it
- * (domain:bus:slot.function in lower-case hex, pci_name()): the device
- * need not exist yet, enabling looks it up.
- */
-static int np_cfs_parse_peer(struct np_cfs_res *r, char *s)
-{
-	unsigned int dom, bus, slot, fn;
-	char name[sizeof(r->peer_name)];
-	int n = 0;
-
-	if (!strcmp(s, "cpu")) {
-		r->peer_name[0] = '\0';
-		return 0;
+	if (key == NP_KEY_uid) {
+		r->uid = id == NP_U64_MAX ? INVALID_UID : make_kuid(ns, id);
+		return id == NP_U64_MAX || uid_valid(r->uid) ? 0 : -EINVAL;
 	}
-	if (sscanf(s, "%x:%x:%x.%u%n", &dom, &bus, &slot, &fn, &n) != 4 ||
-	    s[n] || bus > 0xff || slot > 0x1f || fn > 7)
-		return -EINVAL;
-	/* one spelling: the one the kernel names the device with */
-	if (snprintf(name, sizeof(name), "%04x:%02x:%02x.%u", dom, bus, slot,
-		     fn) >= sizeof(name) || strcmp(name, s))
-		return -EINVAL;
-	strscpy(r->peer_name, name, sizeof(r->peer_name));
-	return 0;
+	r->gid = id == NP_U64_MAX ? INVALID_GID : make_kgid(ns, id);
+	return id == NP_U64_MAX || gid_valid(r->gid) ? 0 : -EINVAL;
 }
 
-static ssize_t np_cfs_show_peer(struct np_cfs_res *r, char *page)
-{
-	return sprintf(page, "%s\n", r->peer_name[0] ? r->peer_name : "cpu");
-}
-
-NP_CFS_WORD(peer, np_cfs_parse_peer, np_cfs_show_peer);
-
-static int np_cfs_parse_opcodes(struct np_cfs_res *r, char *s)
-{
-	u32 ops;
-	int ret = np_parse_opcodes(s, &ops);
-
-	if (!ret)
-		r->p.policy.opcodes = ops;
-	return ret;
-}
-
-static ssize_t np_cfs_show_opcodes(struct np_cfs_res *r, char *page)
-{
-	return np_print_opcodes(r->p.policy.opcodes, page);
-}
-
-NP_CFS_WORD(opcodes, np_cfs_parse_opcodes, np_cfs_show_opcodes);
-
-static int np_cfs_parse_extents(struct np_cfs_res *r, char *s)
-{
-	struct nvme_peer_extent *ext;
-	int n;
-
-	/* parsed aside: a list that does not parse changes nothing */
-	ext = kmalloc_array(NP_CFS_MAX_EXTENTS, sizeof(*ext), GFP_KERNEL);
-	if (!ext)
-		return -ENOMEM;
-	n = np_parse_extents(s, ext, NP_CFS_MAX_EXTENTS);
-	if (n >= 0) {
-		memcpy(r->extents, ext, n * sizeof(*ext));
-		r->p.policy.nr_extents = n;
-		r->p.policy.extents = n ? r->extents : NULL;
-	}
-	kfree(ext);
-	return n < 0 ? n : 0;
-}
-
-static ssize_t np_cfs_show_extents(struct np_cfs_res *r, char *page)
-{
-	const struct nvme_peer_policy *pol = &r->p.policy;
-	ssize_t len = 0;
-	u32 i;
-
-	for (i = 0; i < pol->nr_extents; i++)
-		len += sprintf(page + len, "%s%llu+%llu", i ? "," : "",
-			       pol->extents[i].slba, pol->extents[i].nlb);
-	return len + sprintf(page + len, "\n");
-}
-
-NP_CFS_WORD(extents, np_cfs_parse_extents, np_cfs_show_extents);
-
-/* uid and gid: who may attach through /dev/nvme-peer; -1: nobody */
-static int np_cfs_parse_uid(struct np_cfs_res *r, char *s)
-{
-	u32 id;
-
-	if (!strcmp(s, "-1")) {
-		r->uid = INVALID_UID;
-		return 0;
-	}
-	/* an id with no mapping in the writer's namespace is not "anyone" */
-	if (kstrtou32(s, np_cfs_radix(s), &id) || !uid_valid(make_kuid(current_user_ns(), id)))
-		return -EINVAL;
-	r->uid = make_kuid(current_user_ns(), id);
-	return 0;
-}
-
-static ssize_t np_cfs_show_uid(struct np_cfs_res *r, char *page)
-{
-	if (!uid_valid(r->uid))
-		return sprintf(page, "-1\n");
-	return sprintf(page, "%u\n", from_kuid_munged(current_user_ns(), r->uid));
-}
-
-NP_CFS_WORD(uid, np_cfs_parse_uid, np_cfs_show_uid);
-
-static int np_cfs_parse_gid(struct np_cfs_res *r, char *s)
-{
-	u32 id;
-
-	if (!strcmp(s, "-1")) {
-		r->gid = INVALID_GID;
-		return 0;
-	}
-	if (kstrtou32(s, np_cfs_radix(s), &id) || !gid_valid(make_kgid(current_user_ns(), id)))
-		return -EINVAL;
-	r->gid = make_kgid(current_user_ns(), id);
-	return 0;
-}
-
-static ssize_t np_cfs_show_gid(struct np_cfs_res *r, char *page)
-{
-	if (!gid_valid(r->gid))
-		return sprintf(page, "-1\n");
-	return sprintf(page, "%u\n", from_kgid_munged(current_user_ns(), r->gid));
-}
-
-NP_CFS_WORD(gid, np_cfs_parse_gid, np_cfs_show_gid);
-
-/* An absolute path (enabling opens it as the writer), or "" for none. */
-static int np_cfs_parse_file(struct np_cfs_res *r, char *s)
+/* file: an absolute path (enabling opens it as the writer), "" for none */
+static int np_cfs_set_file(struct np_cfs_res *r, const char *s)
 {
 	char *path = NULL;
 
-	if (*s && *s != '/')
-		return -EINVAL;
 	if (*s) {
 		path = kstrdup(s, GFP_KERNEL);
 		if (!path)
@@ -876,32 +515,246 @@ static int np_cfs_parse_file(struct np_cfs_res *r, char *s)
 	return 0;
 }
 
-static ssize_t np_cfs_show_file(struct np_cfs_res *r, char *page)
+static void np_cfs_set_extents(struct np_cfs_res *r, const struct np_value *v)
 {
-	return snprintf(page, PAGE_SIZE, "%s\n", r->path ? r->path : "");
+	unsigned int i;
+
+	for (i = 0; i < v->nr_ext; i++) {
+		r->extents[i].slba = v->ext[i].slba;
+		r->extents[i].nlb = v->ext[i].nlb;
+	}
+	r->p.policy.nr_extents = v->nr_ext;
+	r->p.policy.extents = v->nr_ext ? r->extents : NULL;
 }
 
-NP_CFS_WORD(file, np_cfs_parse_file, np_cfs_show_file);
+/* The keys an intent holds in one scalar field: where, and its size */
+#define NP_OFF(f)	offsetof(struct np_cfs_res, f)
+#define NP_SIZE(f)	sizeof_field(struct np_cfs_res, f)
 
-static int np_cfs_parse_file_access(struct np_cfs_res *r, char *s)
+static const struct {
+	size_t off;
+	size_t size;
+} np_cfs_fields[NP_NKEYS] = {
+	[NP_KEY_nsid] = { NP_OFF(p.nsid), NP_SIZE(p.nsid) },
+	[NP_KEY_depth] = { NP_OFF(p.depth), NP_SIZE(p.depth) },
+	[NP_KEY_sq_placement] = { NP_OFF(p.sq_placement), NP_SIZE(p.sq_placement) },
+	[NP_KEY_cq_placement] = { NP_OFF(p.cq_placement), NP_SIZE(p.cq_placement) },
+	[NP_KEY_data_placement] = { NP_OFF(p.data_placement), NP_SIZE(p.data_placement) },
+	[NP_KEY_data_size] = { NP_OFF(p.data_size), NP_SIZE(p.data_size) },
+	[NP_KEY_qid] = { NP_OFF(qid), NP_SIZE(qid) },
+	[NP_KEY_mode] = { NP_OFF(p.mode), NP_SIZE(p.mode) },
+	[NP_KEY_opcodes] = { NP_OFF(p.policy.opcodes), NP_SIZE(p.policy.opcodes) },
+	[NP_KEY_max_nlb] = { NP_OFF(p.policy.max_nlb), NP_SIZE(p.policy.max_nlb) },
+	[NP_KEY_file_off] = { NP_OFF(p.file.off), NP_SIZE(p.file.off) },
+	[NP_KEY_file_len] = { NP_OFF(p.file.len), NP_SIZE(p.file.len) },
+	[NP_KEY_file_access] = { NP_OFF(p.file.access), NP_SIZE(p.file.access) },
+};
+
+static u64 np_cfs_get_field(struct np_cfs_res *r, enum np_key key)
 {
-	if (!strcmp(s, "read"))
-		r->p.file.access = 0;
-	else if (!strcmp(s, "rw"))
-		r->p.file.access = NVME_PEER_ACCESS_WRITE;
-	else
+	void *f = (char *)r + np_cfs_fields[key].off;
+
+	switch (np_cfs_fields[key].size) {
+	case sizeof(u16):
+		return *(u16 *)f;
+	case sizeof(u32):
+		return *(u32 *)f;
+	default:
+		return *(u64 *)f;
+	}
+}
+
+static void np_cfs_set_field(struct np_cfs_res *r, enum np_key key, u64 val)
+{
+	void *f = (char *)r + np_cfs_fields[key].off;
+
+	switch (np_cfs_fields[key].size) {
+	case sizeof(u16):
+		*(u16 *)f = val;
+		break;
+	case sizeof(u32):
+		/* mode: a VF's live event reads it without the intent's lock */
+		WRITE_ONCE(*(u32 *)f, val);
+		break;
+	default:
+		*(u64 *)f = val;
+		break;
+	}
+}
+
+/* Set @key of @r to @s, which np_value_parse() made @v of */
+static int np_cfs_set(struct np_cfs_res *r, enum np_key key, const char *s,
+		      const struct np_value *v)
+{
+	lockdep_assert_held(&r->lock);
+	switch (np_cfs_keys[key].type) {
+	case NP_V_NUM:
+		np_cfs_set_field(r, key, v->num);
+		return 0;
+	case NP_V_PLACEMENT:
+	case NP_V_MODE:
+	case NP_V_ACCESS:
+		np_cfs_set_field(r, key, v->word);
+		return 0;
+	case NP_V_OPCODES:
+		np_cfs_set_field(r, key, v->opcodes);
+		return 0;
+	case NP_V_PEER:
+		strscpy(r->peer_name, strcmp(s, "cpu") ? s : "",
+			sizeof(r->peer_name));
+		return 0;
+	case NP_V_ID:
+		return np_cfs_set_ids(r, key, v->num);
+	case NP_V_EXTENTS:
+		np_cfs_set_extents(r, v);
+		return 0;
+	case NP_V_FILE:
+		return np_cfs_set_file(r, s);
+	default:
 		return -EINVAL;
-	return 0;
+	}
 }
 
-static ssize_t np_cfs_show_file_access(struct np_cfs_res *r, char *page)
+/*
+ * Store @page into @key of @r: the value with the blanks around it (the
+ * newline echo adds) taken away.  -EBUSY while enabled, -EINVAL for a
+ * value words.h's rules refuse; nothing changes then.
+ */
+static ssize_t np_cfs_store(struct np_cfs_res *r, enum np_key key,
+			    const char *page, size_t count)
 {
-	return sprintf(page, "%s\n", r->p.file.access & NVME_PEER_ACCESS_WRITE ?
-		       "rw" : "read");
+	struct np_value v = { };
+	char *word, *s;
+	int ret;
+
+	if (count >= NP_VALUE_LEN)
+		return -EINVAL;
+	word = kstrndup(page, count, GFP_KERNEL);
+	if (key == NP_KEY_extents)
+		v.ext = kmalloc_array(NP_EXTENTS_MAX, sizeof(*v.ext),
+				      GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!word || (key == NP_KEY_extents && !v.ext))
+		goto out_free;
+	s = strim(word);
+	ret = np_cfs_change(r);
+	if (ret)
+		goto out_free;
+	ret = np_value_parse(key, s, &v, NULL, 0);
+	if (!ret)
+		ret = np_cfs_set(r, key, s, &v);
+	mutex_unlock(&r->lock);
+out_free:
+	kfree(v.ext);
+	kfree(word);
+	return ret ? ret : count;
 }
 
-NP_CFS_WORD(file_access, np_cfs_parse_file_access,
-	    np_cfs_show_file_access);
+/* uid or gid, as the writer's namespace sees it; -1 for none */
+static int np_cfs_print_id(struct np_cfs_res *r, enum np_key key, char *page)
+{
+	struct user_namespace *ns = current_user_ns();
+
+	if (key == NP_KEY_uid)
+		return uid_valid(r->uid) ?
+		       sprintf(page, "%u\n", from_kuid_munged(ns, r->uid)) :
+		       sprintf(page, "-1\n");
+	return gid_valid(r->gid) ?
+	       sprintf(page, "%u\n", from_kgid_munged(ns, r->gid)) :
+	       sprintf(page, "-1\n");
+}
+
+/* @key of @r as np_cfs_store() takes it back, and a newline */
+static int np_cfs_print(struct np_cfs_res *r, enum np_key key, char *page)
+{
+	const struct nvme_peer_policy *pol = &r->p.policy;
+	u64 val = np_cfs_fields[key].size ? np_cfs_get_field(r, key) : 0;
+	int n = 0;
+	u32 i;
+
+	switch (np_cfs_keys[key].type) {
+	case NP_V_NUM:
+		return sprintf(page, "%llu\n", val);
+	case NP_V_PLACEMENT:
+		return sprintf(page, "%s\n", np_placement_name(val));
+	case NP_V_MODE:
+		return sprintf(page, "%s\n", np_mode_name(val));
+	case NP_V_ACCESS:
+		return sprintf(page, "%s\n", np_access_name(val));
+	case NP_V_PEER:
+		return sprintf(page, "%s\n", r->peer_name[0] ? r->peer_name : "cpu");
+	case NP_V_ID:
+		return np_cfs_print_id(r, key, page);
+	case NP_V_FILE:
+		return snprintf(page, PAGE_SIZE, "%s\n", r->path ? r->path : "");
+	case NP_V_OPCODES:
+		n = np_print_opcodes(val, page, PAGE_SIZE);
+		break;
+	case NP_V_EXTENTS:
+		for (i = 0; i < pol->nr_extents; i++)
+			n += sprintf(page + n, "%s%llu+%llu", i ? "," : "",
+				     pol->extents[i].slba, pol->extents[i].nlb);
+		break;
+	default:
+		break;
+	}
+	return n + sprintf(page + n, "\n");
+}
+
+static ssize_t np_cfs_show(struct np_cfs_res *r, enum np_key key, char *page)
+{
+	ssize_t ret;
+
+	mutex_lock(&r->lock);
+	ret = np_cfs_print(r, key, page);
+	mutex_unlock(&r->lock);
+	return ret;
+}
+
+/* One attribute per key of words.c's np_cfs_keys[], named as it */
+#define NP_CFS_ATTR(key)						\
+static ssize_t np_cfs_##key##_show(struct config_item *item, char *page) \
+{									\
+	return np_cfs_show(to_res(item), NP_KEY_##key, page);		\
+}									\
+static ssize_t np_cfs_##key##_store(struct config_item *item,		\
+				    const char *page, size_t count)	\
+{									\
+	return np_cfs_store(to_res(item), NP_KEY_##key, page, count);	\
+}									\
+CONFIGFS_ATTR(np_cfs_, key)
+
+NP_CFS_ATTR(nsid);
+NP_CFS_ATTR(depth);
+NP_CFS_ATTR(sq_placement);
+NP_CFS_ATTR(cq_placement);
+NP_CFS_ATTR(data_placement);
+NP_CFS_ATTR(data_size);
+NP_CFS_ATTR(peer);
+NP_CFS_ATTR(qid);
+NP_CFS_ATTR(uid);
+NP_CFS_ATTR(gid);
+NP_CFS_ATTR(mode);
+NP_CFS_ATTR(opcodes);
+NP_CFS_ATTR(max_nlb);
+NP_CFS_ATTR(extents);
+NP_CFS_ATTR(file);
+NP_CFS_ATTR(file_off);
+NP_CFS_ATTR(file_len);
+NP_CFS_ATTR(file_access);
+
+/* What mkdir gives an intent: the defaults of words.c */
+static void np_cfs_defaults(struct np_cfs_res *r)
+{
+	struct np_value v = { };
+	int k;
+
+	mutex_lock(&r->lock);
+	for (k = 0; k < NP_KEY_enable; k++)
+		WARN_ON_ONCE(np_value_parse(k, np_cfs_keys[k].def, &v, NULL, 0) ||
+			     np_cfs_set(r, k, np_cfs_keys[k].def, &v));
+	mutex_unlock(&r->lock);
+}
 
 /* ---- enable, and the state of what it made -------------------------------- */
 
@@ -914,11 +767,18 @@ static ssize_t np_cfs_enable_store(struct config_item *item,
 				   const char *page, size_t count)
 {
 	struct np_cfs_res *r = to_res(item);
+	char word[4] = "";
+	struct np_value v;
 	bool enable;
 	int ret;
 
-	if (kstrtobool(page, &enable))
+	/* 0 or 1 (words.h), as the other values with blanks around */
+	if (count >= sizeof(word))
 		return -EINVAL;
+	memcpy(word, page, count);
+	if (np_value_parse(NP_KEY_enable, strim(word), &v, NULL, 0))
+		return -EINVAL;
+	enable = v.num;
 	/* the RESERVE ioctl's rule: root without CAP_SYS_ADMIN does not */
 	if (enable && !capable(CAP_SYS_ADMIN))
 		return -EPERM;
@@ -937,20 +797,20 @@ static ssize_t np_cfs_enable_store(struct config_item *item,
 CONFIGFS_ATTR(np_cfs_, enable);
 
 /* disabled, active, waiting (for the controller, after a reset) or down */
-static const char *np_cfs_state(struct np_cfs_res *r)
+static enum np_intent_state np_cfs_state(struct np_cfs_res *r)
 {
 	enum nvme_peer_reason reason;
 	enum np_qstate state;
 
 	lockdep_assert_held(&r->lock);
 	if (!r->enabled)
-		return "disabled";
+		return NP_INTENT_DISABLED;
 	if (!r->q)
-		return r->again ? "waiting" : "down";
+		return r->again ? NP_INTENT_WAITING : NP_INTENT_DOWN;
 	np_queue_snapshot(r->q, &state, &reason);
 	if (state == NP_Q_ACTIVE)
-		return "active";
-	return np_cfs_comes_back(reason) ? "waiting" : "down";
+		return NP_INTENT_ACTIVE;
+	return np_cfs_comes_back(reason) ? NP_INTENT_WAITING : NP_INTENT_DOWN;
 }
 
 static ssize_t np_cfs_state_show(struct config_item *item, char *page)
@@ -959,7 +819,7 @@ static ssize_t np_cfs_state_show(struct config_item *item, char *page)
 	ssize_t ret;
 
 	mutex_lock(&r->lock);
-	ret = sprintf(page, "%s\n", np_cfs_state(r));
+	ret = sprintf(page, "%s\n", np_intent_name(np_cfs_state(r)));
 	mutex_unlock(&r->lock);
 	return ret;
 }
@@ -1019,6 +879,7 @@ static ssize_t np_cfs_generation_show(struct config_item *item, char *page)
 
 CONFIGFS_ATTR_RO(np_cfs_, generation);
 
+/* np_cfs_keys[]' order first: np_test_keys() checks */
 static struct configfs_attribute *np_cfs_res_attrs[] = {
 	&np_cfs_attr_nsid, &np_cfs_attr_depth, &np_cfs_attr_sq_placement,
 	&np_cfs_attr_cq_placement, &np_cfs_attr_data_placement,
@@ -1052,27 +913,6 @@ static const struct config_item_type np_cfs_res_type = {
 	.ct_owner = THIS_MODULE,
 };
 
-/**
- * np_cfs_name_ok() - whether @name may name a reservation
- * @name: 1 to %NVME_PEER_NAME_MAX - 1 characters of [A-Za-z0-9_.-], not
- *	. or .. (a path's own components)
- *
- * Return: true if it may.
- */
-bool np_cfs_name_ok(const char *name)
-{
-	size_t len = strnlen(name, NVME_PEER_NAME_MAX);
-	size_t i;
-
-	if (!len || len >= NVME_PEER_NAME_MAX || !strcmp(name, ".") ||
-	    !strcmp(name, ".."))
-		return false;
-	for (i = 0; i < len; i++)
-		if (!isalnum(name[i]) && !strchr("_.-", name[i]))
-			return false;
-	return true;
-}
-
 /* mkdir nvme-peer/<ctrl>/<name>: an intent, disabled, with the defaults */
 static struct config_item *np_cfs_res_make(struct config_group *group,
 					   const char *name)
@@ -1088,11 +928,7 @@ static struct config_item *np_cfs_res_make(struct config_group *group,
 	strscpy(r->ctrl, config_item_name(&group->cg_item), sizeof(r->ctrl));
 	mutex_init(&r->lock);
 	INIT_DELAYED_WORK(&r->work, np_cfs_work);
-	r->p.depth = 64;
-	r->p.sq_placement = NVME_PEER_PLACE_HOST;
-	r->p.cq_placement = NVME_PEER_PLACE_HOST;
-	r->uid = INVALID_UID;
-	r->gid = INVALID_GID;
+	np_cfs_defaults(r);
 	config_item_init_type_name(&r->item, name, &np_cfs_res_type);
 	mutex_lock(&np_cfs_lock);
 	list_add_tail(&r->node, &cc->intents);
@@ -1147,12 +983,8 @@ static struct config_group *np_cfs_ctrl_make(struct config_group *group,
 					     const char *name)
 {
 	struct np_cfs_ctrl *cc;
-	unsigned int n;
-	char end;
 
-	if (strncmp(name, "nvme", 4) || !isdigit(name[4]) ||
-	    sscanf(name, "nvme%u%c", &n, &end) != 1 ||
-	    strlen(name) >= NP_CTRL_NAME_LEN)
+	if (!np_ctrl_name_ok(name))
 		return ERR_PTR(-EINVAL);
 	cc = kzalloc(sizeof(*cc), GFP_KERNEL);
 	if (!cc)

@@ -74,6 +74,8 @@ static void np_test_round_trip(struct kunit *test)
 		{ &np_cfs_attr_nsid, "0x10", "16\n" },
 		/* a leading 0 is decimal, not octal */
 		{ &np_cfs_attr_nsid, "010", "10\n" },
+		{ &np_cfs_attr_nsid, "0X1f", "31\n" },
+		{ &np_cfs_attr_nsid, " 5\n", "5\n" },
 		{ &np_cfs_attr_depth, "0128\n", "128\n" },
 		{ &np_cfs_attr_uid, "01000", "1000\n" },
 		{ &np_cfs_attr_extents, "010+08", "10+8\n" },
@@ -132,6 +134,10 @@ static void np_test_refused(struct kunit *test)
 		{ &np_cfs_attr_nsid, "one" },
 		{ &np_cfs_attr_nsid, "" },
 		{ &np_cfs_attr_nsid, "0x100000000" },	/* -ERANGE inside */
+		/* one number syntax, the command's: no sign, digits after 0x */
+		{ &np_cfs_attr_nsid, "+5" },
+		{ &np_cfs_attr_nsid, "0x" },
+		{ &np_cfs_attr_nsid, "-0" },
 		{ &np_cfs_attr_depth, "-1" },
 		{ &np_cfs_attr_sq_placement, "gpu" },
 		{ &np_cfs_attr_sq_placement, "dmabuf" },	/* an fd's only */
@@ -154,6 +160,10 @@ static void np_test_refused(struct kunit *test)
 		{ &np_cfs_attr_extents, "0+1,," },
 		{ &np_cfs_attr_file_access, "write" },
 		{ &np_cfs_attr_enable, "maybe" },
+		/* 0 or 1: not kstrtobool()'s words */
+		{ &np_cfs_attr_enable, "yes" },
+		{ &np_cfs_attr_enable, "2" },
+		{ &np_cfs_attr_enable, "01" },
 		/* not a PCI device name: domain:bus:slot.function, lower case */
 		{ &np_cfs_attr_peer, "garbage" },
 		{ &np_cfs_attr_peer, "0000:zz:00.0" },
@@ -258,6 +268,9 @@ static void np_test_enable_needs_ctrl(struct kunit *test)
 {
 	struct np_cfs_res *r = np_test_res(test);
 
+	/* no namespace: -EINVAL before any lookup */
+	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_enable, "1"),
+			-EINVAL);
 	/* NP_TEST_CTRL names no controller */
 	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_nsid, "1"), 0);
 	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_enable, "1"),
@@ -304,7 +317,30 @@ static void np_test_names_ok(struct kunit *test)
 	np_cfs_ctrl_drop(NULL, &g->cg_item);
 }
 
+/*
+ * words.c's keys are the attributes, in its order, and a new intent reads
+ * back each key's default: the command's save leaves out what is the
+ * default, so the kernel's and the table's must be one.
+ */
+static void np_test_keys(struct kunit *test)
+{
+	struct np_cfs_res *r = np_test_res(test);
+	char def[16];
+	int k;
+
+	for (k = 0; k < NP_NKEYS; k++) {
+		KUNIT_EXPECT_STREQ(test, np_cfs_res_attrs[k]->ca_name,
+				   np_cfs_keys[k].name);
+		snprintf(def, sizeof(def), "%s\n", np_cfs_keys[k].def);
+		KUNIT_EXPECT_STREQ_MSG(test,
+				       np_test_show(test, r, np_cfs_res_attrs[k]),
+				       def, "%s", np_cfs_keys[k].name);
+	}
+	np_test_res_drop(r);
+}
+
 static struct kunit_case nvme_peer_configfs_cases[] = {
+	KUNIT_CASE(np_test_keys),
 	KUNIT_CASE(np_test_round_trip),
 	KUNIT_CASE(np_test_refused),
 	KUNIT_CASE(np_test_extents_max),

@@ -693,7 +693,7 @@ static struct nvme_peer_queue *np_attach_on(struct nvme_peer_ctrl *pctrl,
 	    (uid_valid(q->uid) && !uid_eq(q->uid, current_fsuid())) ||
 	    (gid_valid(q->gid) && !in_group_p(q->gid)))
 		ret = -EACCES;
-	else if (np_unguarded_check(q->params.mode, NP_OWNER_FILE, false))
+	else if (np_unguarded_check(q->params.mode, NP_OWNER_PROCESS, false))
 		ret = -EPERM;
 	else if (q->attached)
 		ret = -EBUSY;

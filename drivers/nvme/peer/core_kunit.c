@@ -248,24 +248,24 @@ static void np_test_unguarded(struct kunit *test)
 	struct cred *c;
 
 	WRITE_ONCE(allow_direct, false);
-	KUNIT_EXPECT_EQ(test, np_unguarded_check(med, NP_OWNER_FILE, true), 0);
+	KUNIT_EXPECT_EQ(test, np_unguarded_check(med, NP_OWNER_PROCESS, true), 0);
 	KUNIT_EXPECT_EQ(test, np_unguarded_check(dir, NP_OWNER_KERNEL, true),
 			-EPERM);
-	KUNIT_EXPECT_EQ(test, np_unguarded_check(dir, NP_OWNER_FILE, false), 0);
-	KUNIT_EXPECT_EQ(test, np_unguarded_check(iso, NP_OWNER_FILE, true), 0);
+	KUNIT_EXPECT_EQ(test, np_unguarded_check(dir, NP_OWNER_PROCESS, false), 0);
+	KUNIT_EXPECT_EQ(test, np_unguarded_check(iso, NP_OWNER_PROCESS, true), 0);
 	WRITE_ONCE(allow_direct, true);
-	KUNIT_EXPECT_EQ(test, np_unguarded_check(dir, NP_OWNER_FILE, true), 0);
+	KUNIT_EXPECT_EQ(test, np_unguarded_check(dir, NP_OWNER_PROCESS, true), 0);
 
 	c = prepare_creds();
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	cap_lower(c->cap_effective, CAP_SYS_RAWIO);
 	old = override_creds(c);
-	KUNIT_EXPECT_EQ(test, np_unguarded_check(med, NP_OWNER_FILE, true), 0);
-	KUNIT_EXPECT_EQ(test, np_unguarded_check(dir, NP_OWNER_FILE, true),
+	KUNIT_EXPECT_EQ(test, np_unguarded_check(med, NP_OWNER_PROCESS, true), 0);
+	KUNIT_EXPECT_EQ(test, np_unguarded_check(dir, NP_OWNER_PROCESS, true),
 			-EPERM);
-	KUNIT_EXPECT_EQ(test, np_unguarded_check(dir, NP_OWNER_FILE, false),
+	KUNIT_EXPECT_EQ(test, np_unguarded_check(dir, NP_OWNER_PROCESS, false),
 			-EPERM);
-	KUNIT_EXPECT_EQ(test, np_unguarded_check(iso, NP_OWNER_FILE, false),
+	KUNIT_EXPECT_EQ(test, np_unguarded_check(iso, NP_OWNER_PROCESS, false),
 			-EPERM);
 	KUNIT_EXPECT_EQ(test, np_unguarded_check(iso, NP_OWNER_KERNEL, true), 0);
 	KUNIT_EXPECT_EQ(test, np_unguarded_check(dir, NP_OWNER_KERNEL, true), 0);

@@ -46,49 +46,6 @@
 #include "nvme-peer.h"
 
 /**
- * np_reason_name() - why a reservation was revoked, for logs and sysfs
- * @reason: from the revocation
- *
- * Return: a constant string, "?" for an unknown reason.
- */
-const char *np_reason_name(enum nvme_peer_reason reason)
-{
-	static const char * const names[] = {
-		[NVME_PEER_REASON_NONE] = "none",
-		[NVME_PEER_REASON_RELEASE] = "release",
-		[NVME_PEER_REASON_ADMIN] = "admin",
-		[NVME_PEER_REASON_RESET] = "reset",
-		[NVME_PEER_REASON_CTRL_DOWN] = "ctrl-down",
-		[NVME_PEER_REASON_REMOVED] = "removed",
-		[NVME_PEER_REASON_UNLOAD] = "unload",
-		[NVME_PEER_REASON_NAMESPACE] = "namespace",
-		[NVME_PEER_REASON_PEER_REMOVED] = "peer-removed",
-		[NVME_PEER_REASON_LAYOUT] = "layout",
-		[NVME_PEER_REASON_MOVED] = "moved",
-	};
-
-	return reason < ARRAY_SIZE(names) ? names[reason] : "?";
-}
-
-static const char * const np_fence_names[] = {
-	[NP_FENCED_GONE] = "gone already",
-	[NP_FENCED_DRAINED] = "drained",
-	[NP_FENCED_DELETED] = "deleted",
-	[NP_FENCED_RESET] = "reset",
-};
-
-/**
- * np_fence_how_name() - how a fence ended, for logs and sysfs
- * @how: from np_fence()
- *
- * Return: a constant string.
- */
-const char *np_fence_how_name(enum np_fence_how how)
-{
-	return how < ARRAY_SIZE(np_fence_names) ? np_fence_names[how] : "?";
-}
-
-/**
  * np_hw_quiet() - whether the controller can no longer run @q's commands
  * @q: the reservation
  *
@@ -320,7 +277,7 @@ void np_wait_callbacks(struct nvme_peer_ctrl *pctrl)
  * A reservation is revoked at most once: the first %NP_EV_REVOKE or
  * %NP_EV_RELEASE of a handed-out (active) reservation asks for the
  * callback, later ones do not.  A reservation that was never handed out
- * (still %NP_Q_NEW) never asks for it.
+ * (still %NP_Q_CREATING) never asks for it.
  *
  * Return: 0; -EALREADY for a second revocation (state unchanged); -ESTALE
  * when creation completes on a reservation revoked meanwhile; -EINVAL for
@@ -330,7 +287,7 @@ int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify)
 {
 	*notify = false;
 	switch (*state) {
-	case NP_Q_NEW:
+	case NP_Q_CREATING:
 		if (ev == NP_EV_CREATED)
 			*state = NP_Q_ACTIVE;
 		else if (ev == NP_EV_REVOKE)
@@ -401,7 +358,7 @@ void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl, u32 nsid,
 		down_read(&pctrl->cb_sem);
 		spin_lock(&pctrl->state_lock);
 		list_for_each_entry(q, &pctrl->queues, node) {
-			if ((q->state != NP_Q_NEW && q->state != NP_Q_ACTIVE) ||
+			if ((q->state != NP_Q_CREATING && q->state != NP_Q_ACTIVE) ||
 			    (nsid && q->params.nsid != nsid) ||
 			    (only && q != only))
 				continue;
@@ -449,7 +406,7 @@ static bool np_ns_fenced(struct nvme_peer_queue *q, u32 nsid, bool any)
 	lockdep_assert_held(&q->pctrl->state_lock);
 	if (!any && q->params.nsid != nsid)
 		return true;
-	if (q->state == NP_Q_NEW || q->state == NP_Q_ACTIVE)
+	if (q->state == NP_Q_CREATING || q->state == NP_Q_ACTIVE)
 		return false;
 	return q->fenced || np_hw_quiet(q);
 }

@@ -19,9 +19,9 @@ struct np_trans_case {
 };
 
 static const struct np_trans_case np_trans_cases[] = {
-	{ "new+created", NP_Q_NEW, NP_EV_CREATED, 0, NP_Q_ACTIVE, false },
-	{ "new+revoke", NP_Q_NEW, NP_EV_REVOKE, 0, NP_Q_REVOKED, false },
-	{ "new+release", NP_Q_NEW, NP_EV_RELEASE, 0, NP_Q_RELEASED, false },
+	{ "new+created", NP_Q_CREATING, NP_EV_CREATED, 0, NP_Q_ACTIVE, false },
+	{ "new+revoke", NP_Q_CREATING, NP_EV_REVOKE, 0, NP_Q_REVOKED, false },
+	{ "new+release", NP_Q_CREATING, NP_EV_RELEASE, 0, NP_Q_RELEASED, false },
 	{ "active+created", NP_Q_ACTIVE, NP_EV_CREATED, -EINVAL, NP_Q_ACTIVE, false },
 	{ "active+revoke", NP_Q_ACTIVE, NP_EV_REVOKE, 0, NP_Q_REVOKED, true },
 	{ "active+release", NP_Q_ACTIVE, NP_EV_RELEASE, 0, NP_Q_RELEASED, true },
@@ -79,7 +79,7 @@ static void np_test_notify_once(struct kunit *test)
 /* A queue revoked while being created is never announced, and fails. */
 static void np_test_revoke_during_create(struct kunit *test)
 {
-	enum np_qstate s = NP_Q_NEW;
+	enum np_qstate s = NP_Q_CREATING;
 	bool notify;
 
 	KUNIT_EXPECT_EQ(test, np_qstate_next(&s, NP_EV_REVOKE, &notify), 0);

@@ -692,18 +692,6 @@ void np_bind_describe(struct np_bind *b, struct np_bind_desc *d)
 	spin_unlock(&b->lock);
 }
 
-static const char *np_lease_name(enum nvme_peer_lease lease)
-{
-	static const char * const names[] = {
-		[NVME_PEER_LEASE_NONE] = "none",
-		[NVME_PEER_LEASE_HELD] = "held",
-		[NVME_PEER_LEASE_BREAKING] = "breaking",
-		[NVME_PEER_LEASE_RETURNED] = "returned",
-	};
-
-	return lease < ARRAY_SIZE(names) ? names[lease] : "?";
-}
-
 /* qN/file: the bound range, its extent count and the lease */
 static ssize_t file_show(struct kobject *kobj, struct kobj_attribute *a,
 			 char *buf)

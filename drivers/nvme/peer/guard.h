@@ -47,6 +47,8 @@ typedef __UINT64_TYPE__ __le64;
 #endif
 #endif /* __KERNEL__ */
 
+#include "words.h"	/* enum np_guard_verdict, beside its words */
+
 /* The NVM command set opcodes the guard understands; all others are refused. */
 #define NP_OP_FLUSH		0x00
 #define NP_OP_WRITE		0x01
@@ -143,39 +145,6 @@ struct np_prp_list {
 	const __le64 *entries;
 	u32 nr;
 	u64 list_addr;
-};
-
-/**
- * enum np_guard_verdict - what np_guard_check() decided
- * @NP_GUARD_OK: the command may reach the controller
- * @NP_GUARD_BAD_OPCODE: not understood or not allowed (SC 0x01 Invalid
- *	Command Opcode)
- * @NP_GUARD_BAD_FIELD: reserved bits, PSDT != 0 (SGL), FUSE != 0, MPTR
- *	!= 0, a data pointer where none belongs, NLB over max_nlb, a chained
- *	PRP list (SC 0x02 Invalid Field in Command); no policy can allow SGLs,
- *	fused commands or metadata pointers
- * @NP_GUARD_BAD_NSID: not the policy's namespace; 0 and 0xffffffff never
- *	are (SC 0x0b Invalid Namespace or Format)
- * @NP_GUARD_LBA_RANGE: the LBAs are not all inside one extent and the
- *	namespace, or wrap past 2^64 (SC 0x80 LBA Out of Range)
- * @NP_GUARD_PRP_OFFSET: PRP1 not dword aligned, PRP2 or a list entry not
- *	page aligned, the list pointer not qword aligned (SC 0x13 PRP Offset
- *	Invalid)
- * @NP_GUARD_DATA_WINDOW: data, or the PRP list itself, outside the windows,
- *	or no copy of the list to check (SC 0x04 Data Transfer Error)
- * @NP_GUARD_NR_VERDICTS: the number of verdicts, not a verdict
- *
- * np_guard_status() maps a verdict to its NVMe status.
- */
-enum np_guard_verdict {
-	NP_GUARD_OK = 0,
-	NP_GUARD_BAD_OPCODE,
-	NP_GUARD_BAD_FIELD,
-	NP_GUARD_BAD_NSID,
-	NP_GUARD_LBA_RANGE,
-	NP_GUARD_PRP_OFFSET,
-	NP_GUARD_DATA_WINDOW,
-	NP_GUARD_NR_VERDICTS
 };
 
 int np_ranges_prepare(struct np_range *r, u32 *nr);

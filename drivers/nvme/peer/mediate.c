@@ -196,16 +196,6 @@ module_param_cb(mediate_cpus, &np_param_cpus_ops, NULL, 0644);
 MODULE_PARM_DESC(mediate_cpus,
 		 "mediated mode: CPU list; poller i runs on its i-th CPU, cyclically (default empty: any CPU)");
 
-static const char * const np_verdict_names[NP_GUARD_NR_VERDICTS] = {
-	[NP_GUARD_OK]		= "none",
-	[NP_GUARD_BAD_OPCODE]	= "opcode",
-	[NP_GUARD_BAD_FIELD]	= "field",
-	[NP_GUARD_BAD_NSID]	= "namespace",
-	[NP_GUARD_LBA_RANGE]	= "lba-range",
-	[NP_GUARD_PRP_OFFSET]	= "prp-offset",
-	[NP_GUARD_DATA_WINDOW]	= "data-window",
-};
-
 /* ---- policy ------------------------------------------------------------- */
 
 /*
@@ -897,7 +887,7 @@ static ssize_t last_reject_show(struct kobject *kobj,
 		return sysfs_emit(buf, "none\n");
 	v = READ_ONCE(mp->last_verdict);
 	return sysfs_emit(buf, "%s status=%#x opcode=%#x cid=%u\n",
-			  v < NP_GUARD_NR_VERDICTS ? np_verdict_names[v] : "?",
+			  np_verdict_name(v),
 			  mp->last_status, mp->last_opcode, mp->last_cid);
 }
 

@@ -47,6 +47,7 @@ struct request;
 
 #include "compat.h"
 #include "guard.h"
+#include "words.h"
 
 #define NP_MAX_DATA_SIZE	(64U << 20)
 /* host buffers are one physically contiguous allocation: the buddy limit */
@@ -55,29 +56,14 @@ struct request;
 /* how long a fence waits for a mediated queue's forwarded commands */
 #define NP_FENCE_BUDGET		(5 * HZ)
 
-/* Life of a reservation; see np_qstate_next(). */
-enum np_qstate {
-	NP_Q_NEW,		/* hardware queues being created */
-	NP_Q_ACTIVE,		/* handed out, hardware queues exist */
-	NP_Q_REVOKED,		/* revoked: the owner was told, queues gone */
-	NP_Q_RELEASED,		/* the owner let go: only freeing remains */
-};
-
 enum np_qevent {
 	NP_EV_CREATED,
 	NP_EV_REVOKE,
 	NP_EV_RELEASE,
 };
 
-/* Who holds a reservation: decides who may release it. */
-enum np_owner {
-	NP_OWNER_KERNEL,	/* a driver, through include/linux/nvme-peer.h */
-	NP_OWNER_ADMIN,		/* an administrator's intent (configfs.c) */
-	NP_OWNER_FILE,		/* a process, through NVME_PEER_IOC_RESERVE */
-};
-
 /* extents an administrator's intent may list (a configfs page holds them) */
-#define NP_CFS_MAX_EXTENTS	64
+#define NP_CFS_MAX_EXTENTS	NP_EXTENTS_MAX
 
 struct np_med;
 struct np_bind;
@@ -259,6 +245,16 @@ static inline bool np_isolated_mode(const struct nvme_peer_params *p)
 }
 
 /*
+ * The doorbell stride in bytes, the one unit users see (sysfs
+ * peer/doorbell_stride, NVME_PEER_IOC_INFO's db_stride): nvme-pci's
+ * info->db_stride counts dwords.
+ */
+static inline u32 np_db_stride(const struct nvme_pci_peer_info *info)
+{
+	return 4 * info->db_stride;
+}
+
+/*
  * Each doorbell's place is computed here only, as nvme-pci's sq_idx() and
  * cq_idx() do: the byte offset in BAR0 of @qid's SQ tail doorbell (@cq
  * false) or CQ head doorbell.
@@ -266,7 +262,7 @@ static inline bool np_isolated_mode(const struct nvme_peer_params *p)
 static inline u64 np_db_off(const struct nvme_pci_peer_info *info, u16 qid,
 			    bool cq)
 {
-	return NVME_REG_DBS + (2ULL * qid + cq) * 4 * info->db_stride;
+	return NVME_REG_DBS + (2ULL * qid + cq) * np_db_stride(info);
 }
 
 /* The kernel's mapping of @q's hardware SQ tail (@cq: CQ head) doorbell. */
@@ -442,13 +438,6 @@ void np_free_work(struct work_struct *work);
 void np_queue_free_work(struct nvme_peer_ctrl *pctrl);
 
 /* fence.c: the one fence every revocation cause waits on */
-enum np_fence_how {
-	NP_FENCED_GONE,		/* the hardware queue was gone already */
-	NP_FENCED_DRAINED,	/* mediated: every forwarded command completed */
-	NP_FENCED_DELETED,	/* Delete I/O SQ completed */
-	NP_FENCED_RESET,	/* the controller was disabled */
-};
-
 #define NP_FENCE_NO_ADMIN	BIT(0)	/* the admin queue is held: no Delete */
 /*
  * In a dma-fence signalling section (a dma-buf move): the caller revoked
@@ -466,7 +455,6 @@ enum np_fence_how np_fence(struct nvme_peer_queue *q,
 			   enum nvme_peer_reason reason, unsigned long budget,
 			   unsigned int flags);
 bool np_fence_start(struct nvme_peer_queue *q, enum nvme_peer_reason reason);
-const char *np_fence_how_name(enum np_fence_how how);
 bool np_hw_quiet(struct nvme_peer_queue *q);
 bool np_hw_gone(struct nvme_peer_queue *q);
 int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify);
@@ -474,7 +462,6 @@ void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl, u32 nsid,
 			struct nvme_peer_queue *only,
 			enum nvme_peer_reason reason);
 void np_wait_callbacks(struct nvme_peer_ctrl *pctrl);
-const char *np_reason_name(enum nvme_peer_reason reason);
 void np_ns_fence_work(struct work_struct *work);
 bool np_ns_admin_cmd(struct nvme_ctrl *ctrl, const struct nvme_command *c);
 extern struct workqueue_struct *np_wq;
@@ -531,11 +518,8 @@ extern const struct attribute_group np_med_attr_group;
 int np_med_init(void);
 void np_med_exit(void);
 
-/* sysfs.c: peer/ and qN/ attributes, and the names they print */
+/* sysfs.c: peer/ and qN/ attributes (their words: words.h) */
 int np_sysfs_ctrl_add(struct nvme_peer_ctrl *pctrl);
-const char *np_placement_name(enum nvme_peer_placement where);
-int np_parse_placement(const char *s, enum nvme_peer_placement *where);
-const char *np_mode_name(enum nvme_peer_mode mode);
 void np_sysfs_ctrl_del(struct nvme_peer_ctrl *pctrl);
 int np_sysfs_queue_add(struct nvme_peer_queue *q);
 extern const struct attribute_group *np_queue_groups[];
@@ -599,7 +583,6 @@ static inline void np_iso_debugfs(struct dentry *dir) { }
 #endif
 
 /* configfs.c: the administrator's intents */
-bool np_cfs_name_ok(const char *name);
 void np_cfs_ctrl_live(struct nvme_peer_ctrl *pctrl);
 void np_cfs_ctrl_gone(struct nvme_peer_ctrl *pctrl,
 		      enum nvme_peer_reason reason);

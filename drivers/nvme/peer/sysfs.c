@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nvme-peer: /sys/class/nvme/nvmeX/peer/, the administrator's view.
- * See Documentation/ABI/testing/sysfs-class-nvme-peer.
+ * See Documentation/ABI/testing/sysfs-class-nvme-peer; the words it
+ * prints are words.h's.
  */
 #include <linux/device.h>
 #include <linux/kobject.h>
@@ -68,112 +69,7 @@ static ssize_t max_depth_show(struct kobject *kobj, struct kobj_attribute *a,
 static ssize_t doorbell_stride_show(struct kobject *kobj,
 				    struct kobj_attribute *a, char *buf)
 {
-	return sysfs_emit(buf, "%u\n", 4 * to_pctrl(kobj)->info.db_stride);
-}
-
-/* ---- names, next to what prints them ---------------------------------- */
-
-static const char *np_qstate_name(enum np_qstate state)
-{
-	static const char * const names[] = {
-		[NP_Q_NEW] = "creating",
-		[NP_Q_ACTIVE] = "active",
-		[NP_Q_REVOKED] = "revoked",
-		[NP_Q_RELEASED] = "released",
-	};
-
-	return state < ARRAY_SIZE(names) ? names[state] : "?";
-}
-
-/**
- * np_mode_name() - "mediated", "direct" or "isolated", as sysfs and configfs print it
- * @mode: the mode
- *
- * Return: the name.
- */
-const char *np_mode_name(enum nvme_peer_mode mode)
-{
-	static const char * const names[] = {
-		[NVME_PEER_MODE_MEDIATED] = "mediated",
-		[NVME_PEER_MODE_DIRECT] = "direct",
-		[NVME_PEER_MODE_ISOLATED] = "isolated",
-	};
-
-	return mode < ARRAY_SIZE(names) ? names[mode] : "?";
-}
-
-static const char *np_guarantee_name(enum nvme_peer_guarantee g)
-{
-	static const char * const names[] = {
-		[NVME_PEER_GUARANTEE_NONE] = "none",
-		[NVME_PEER_GUARANTEE_IOMMU_SWITCH] = "iommu-switch",
-		[NVME_PEER_GUARANTEE_IOMMU] = "iommu",
-		[NVME_PEER_GUARANTEE_CPU] = "cpu",
-		[NVME_PEER_GUARANTEE_CONTROLLER] = "controller",
-		[NVME_PEER_GUARANTEE_CONTROLLER_IOMMU] = "controller-iommu",
-	};
-
-	return g < ARRAY_SIZE(names) ? names[g] : "?";
-}
-
-static const char * const np_placements[] = {
-	[NVME_PEER_PLACE_NONE] = "none",
-	[NVME_PEER_PLACE_HOST] = "host",
-	[NVME_PEER_PLACE_CMB] = "cmb",
-	[NVME_PEER_PLACE_PEER] = "peer",
-	[NVME_PEER_PLACE_DMABUF] = "dmabuf",
-};
-
-static const char *np_location_name(enum nvme_peer_location loc)
-{
-	static const char * const names[] = {
-		[NVME_PEER_LOC_NONE] = "none",
-		[NVME_PEER_LOC_SYSTEM] = "system",
-		[NVME_PEER_LOC_P2P] = "p2p",
-	};
-
-	return loc < ARRAY_SIZE(names) ? names[loc] : "?";
-}
-
-/**
- * np_placement_name() - a placement's name, as sysfs and configfs print it
- * @where: the placement
- *
- * Return: "none", "host", "cmb", "peer", "dmabuf" or "?".
- */
-const char *np_placement_name(enum nvme_peer_placement where)
-{
-	return where < ARRAY_SIZE(np_placements) ? np_placements[where] : "?";
-}
-
-/**
- * np_parse_placement() - parse a placement's name
- * @s: the word, as np_placement_name() prints it
- * @where: the placement, set on success
- *
- * Return: 0 or -EINVAL.
- */
-int np_parse_placement(const char *s, enum nvme_peer_placement *where)
-{
-	int i = match_string(np_placements, ARRAY_SIZE(np_placements), s);
-
-	if (i < 0)
-		return -EINVAL;
-	*where = i;
-	return 0;
-}
-
-static const char *np_owner_name(enum np_owner owner)
-{
-	switch (owner) {
-	case NP_OWNER_KERNEL:
-		return "kernel";
-	case NP_OWNER_ADMIN:
-		return "admin";
-	case NP_OWNER_FILE:
-		return "process";
-	}
-	return "?";
+	return sysfs_emit(buf, "%u\n", np_db_stride(&to_pctrl(kobj)->info));
 }
 
 static struct kobj_attribute np_attr_first_qid = __ATTR_RO(first_qid);

@@ -373,7 +373,7 @@ enum nvme_peer_lease {
  * @lba_shift: log2 of the namespace's LBA size
  * @state: NVME_PEER_STATE_*
  * @reason: &enum nvme_peer_reason
- * @db_stride: doorbell stride in bytes
+ * @db_stride: doorbell stride in bytes (sysfs peer/doorbell_stride)
  * @sq_off: mmap offset of the SQ (64-byte entries)
  * @sq_size: mmap length of the SQ
  * @cq_off: mmap offset of the CQ (16-byte entries)

@@ -4,7 +4,8 @@
  * against the kernel's configfs: save, unload, reload and restore give the
  * same reservations; a bad save file creates nothing and names FILE:LINE;
  * an unprivileged user may list and show but not create or delete; watch
- * sees a reset's revocation and re-creation.
+ * sees a reset's revocation and re-creation; restore --check and configfs
+ * take and refuse the same lines.
  *
  * The command is built next to this test (the Makefile) and found there.
  */
@@ -301,7 +302,7 @@ TEST_F_TIMEOUT(tool, restore_bad_files, NP_TOOL_TIMEOUT)
 	restore_bad(_metadata, line, 3, "duplicate name (line 2)");
 	snprintf(line, sizeof(line), "%s/keep nsid=1", c);
 	restore_bad(_metadata, line, 3, "exists already");
-	snprintf(line, sizeof(line), "%s/t1 nsid=1 file=/tmp/np-missing", c);
+	snprintf(line, sizeof(line), "%s/t1 nsid=1 file=/tmp/np-missing enable=1", c);
 	restore_bad(_metadata, line, 3, "/tmp/np-missing: No such file");
 	n = snprintf(line, sizeof(line), "%s/t1 nsid=1 extents=0+1", c);
 	while (n < 8300)
@@ -313,6 +314,200 @@ TEST_F_TIMEOUT(tool, restore_bad_files, NP_TOOL_TIMEOUT)
 	restore_bad(_metadata, line, 1, msg);
 	TH_LOG("missing namespace: %s", tool_err());
 	EXPECT_NE(NULL, strstr(tool_err(), "nothing created"));
+	EXPECT_EQ(0, tool("delete --all"));
+}
+
+/*
+ * The corpus of save file lines that restore --check and configfs must
+ * agree on, each with its fate: + taken, - refused.  Each is well formed
+ * as a line of the format (CTRL/NAME, then KEY=VALUE words, each key once,
+ * no blank in a value); what varies is the names, the keys and the values.
+ * "@" stands for the controller; in a value "L<n>" makes it n characters
+ * long (zeros, its last one 1) and "E<n>" is n extents.  A line with
+ * enable=1 that is taken reserves a queue.  Lines whose fate needs the
+ * controller (a depth over its MQES) are not here: --check cannot know.
+ */
+static const char * const corpus[] = {
+	/* names */
+	"+@/t nsid=1", "-@/. nsid=1", "-@/.. nsid=1", "+@/... nsid=1",
+	"+@/a.b-c_D9 nsid=1", "-@/t+1 nsid=1", "-@/t:1 nsid=1",
+	"+@/0123456789012345678901234567890 nsid=1",
+	"-@/01234567890123456789012345678901 nsid=1",
+	"-nvme/t nsid=1", "-nvmex/t nsid=1", "-sda/t nsid=1", "+nvme01/t nsid=1",
+	"+nvme01234567890/t nsid=1", "-nvme012345678901/t nsid=1",
+	"-nvme0123456789012/t nsid=1",
+	/* keys: each attribute, and unknown or read-only ones */
+	"+@/t nsid=1 depth=128 sq_placement=cmb cq_placement=peer data_placement=host data_size=4096 peer=0000:03:00.0 qid=5 uid=1000 gid=0 mode=direct opcodes=read,write max_nlb=8 extents=0+8,100+1 file=/tmp/x file_off=4096 file_len=0 file_access=rw enable=0",
+	"-@/t colour=blue", "-@/t NSID=1", "-@/t nsid_=1", "-@/t state=active",
+	"-@/t error=0", "-@/t live_qid=0", "-@/t generation=1", "-@/t reason=none",
+	"-@/t =1",
+	/* numbers */
+	"+@/t nsid=010", "+@/t nsid=0x10", "+@/t nsid=0X10", "-@/t nsid=0x",
+	"-@/t nsid=0x1g", "-@/t nsid=+5", "-@/t nsid=-0", "-@/t nsid=",
+	"-@/t nsid=1.5", "-@/t nsid=1e3", "+@/t nsid=4294967295",
+	"-@/t nsid=4294967296", "-@/t nsid=0x100000000",
+	"-@/t nsid=99999999999999999999999", "+@/t depth=0128",
+	"+@/t qid=65535", "-@/t qid=65536", "-@/t qid=0x10000",
+	"+@/t data_size=67108864", "-@/t data_size=67108865",
+	"+@/t data_size=0x4000000", "-@/t max_nlb=4294967296",
+	"+@/t file_off=18446744073709551615", "-@/t file_off=18446744073709551616",
+	"+@/t file_len=0xffffffffffffffff", "-@/t file_len=0x10000000000000000",
+	"+@/t uid=-1", "+@/t uid=4294967294", "-@/t uid=4294967295", "-@/t uid=-2",
+	"+@/t uid=0x10", "-@/t gid=x", "-@/t gid=",
+	"+@/t nsid=L4094", "-@/t nsid=L4095",
+	/* words */
+	"-@/t sq_placement=gpu", "-@/t sq_placement=dmabuf",
+	"-@/t sq_placement=HOST", "+@/t data_placement=none",
+	"+@/t mode=isolated", "-@/t mode=shared", "-@/t mode=Direct",
+	"-@/t file_access=write", "+@/t file_access=read",
+	"+@/t opcodes=dsm,read", "-@/t opcodes=read,read", "-@/t opcodes=read,",
+	"-@/t opcodes=,read", "-@/t opcodes=read,admin", "+@/t opcodes=",
+	"+@/t extents=0+1", "-@/t extents=5", "-@/t extents=5+0", "-@/t extents=+5",
+	"-@/t extents=1+0xffffffffffffffff", "+@/t extents=18446744073709551614+1",
+	"-@/t extents=0+1,,", "+@/t extents=010+08", "+@/t extents=E64",
+	"-@/t extents=E65",
+	/* PCI names */
+	"+@/t peer=cpu", "+@/t peer=0000:03:00.0", "+@/t peer=10000:e1:1f.7",
+	"-@/t peer=0000:0A:00.0", "-@/t peer=0000:03:20.0",
+	"-@/t peer=0000:03:00.8", "-@/t peer=03:00.0", "-@/t peer=0000:03:00.0x",
+	"-@/t peer=garbage", "-@/t peer=", "-@/t peer=00000:03:00.0",
+	"-@/t peer=CPU",
+	/* files */
+	"+@/t file=/tmp/x", "-@/t file=tmp/x", "+@/t file=", "+@/t file=/L4094",
+	"-@/t file=/L4095",
+	/* enable */
+	"+@/t nsid=1 enable=0", "+@/t nsid=1 enable=1", "-@/t enable=1",
+	"-@/t nsid=0x0 enable=1", "-@/t nsid=1 enable=yes", "-@/t nsid=1 enable=2",
+	"-@/t nsid=1 enable=01", "-@/t nsid=1 file_off=4096 enable=1",
+	"-@/t nsid=1 file_access=rw enable=1",
+	"-@/t nsid=1 file=/tmp/np-corpus-missing enable=1",
+	"+@/t nsid=1 file=/tmp/np-corpus-missing enable=0",
+};
+
+/* @line (past its fate) with "@", "L<n>" and "E<n>" expanded, into @out */
+static void corpus_line(const char *line, char *out, size_t len)
+{
+	size_t n = 0, value = 0;
+	long i, count;
+	char *end;
+
+	for (; *line && n < len - 64; line++) {
+		if (*line == '@') {
+			n += snprintf(out + n, len - n, "%s", np_ctrl());
+			continue;
+		}
+		if (!value || !strchr("LE", *line) ||
+		    !isdigit((unsigned char)line[1])) {
+			if (*line == '=')
+				value = n + 1;
+			out[n++] = *line;
+			continue;
+		}
+		count = strtol(line + 1, &end, 10);
+		for (i = 0; i < count && n < len - 64; i++) {
+			if (*line == 'E')
+				n += snprintf(out + n, len - n, "%s%ld+1",
+					      i ? "," : "", 2 * i);
+			else if (n - value < (size_t)count - 1)
+				out[n++] = '0';
+		}
+		if (*line == 'L')
+			out[n++] = '1';
+		line = end - 1;
+	}
+	out[n] = '\0';
+}
+
+/* Write @val to @dir/@key as the command does ("" as a newline): 0 or -1 */
+static int cfs_write(const char *dir, const char *key, const char *val)
+{
+	size_t len = *val ? strlen(val) : 1;
+	char path[512];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, key);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	n = write(fd, *val ? val : "\n", len);
+	close(fd);
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+/*
+ * @line into configfs as create makes it: mkdir CTRL and CTRL/NAME, each
+ * value in the line's order, enable last; 1 if every step took it.
+ * Whatever it made is taken away again.
+ */
+static int corpus_cfs(const char *line)
+{
+	char buf[9000], ctrl[256], dir[512], *save, *word, *eq, *slash;
+	const char *enable = NULL;
+	int made_ctrl, ok = 1;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	word = strtok_r(buf, " ", &save);
+	slash = strchr(word, '/');
+	*slash = '\0';
+	snprintf(ctrl, sizeof(ctrl), NP_CFG "/%s", word);
+	made_ctrl = !mkdir(ctrl, 0755);
+	if (!made_ctrl && errno != EEXIST)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s/%s", ctrl, slash + 1);
+	if (mkdir(dir, 0755)) {
+		ok = 0;
+		goto out_ctrl;
+	}
+	while ((word = strtok_r(NULL, " ", &save))) {
+		eq = strchr(word, '=');
+		*eq = '\0';
+		if (!strcmp(word, "enable"))
+			enable = eq + 1;
+		else if (ok && cfs_write(dir, word, eq + 1))
+			ok = 0;
+	}
+	if (ok && enable && cfs_write(dir, "enable", enable))
+		ok = 0;
+	cfs_write(dir, "enable", "0");
+	rmdir(dir);
+out_ctrl:
+	if (made_ctrl)
+		rmdir(ctrl);
+	return ok;
+}
+
+/*
+ * Issue 32: restore --check took 22 kinds of lines configfs refused.  Each
+ * corpus line goes to restore --check alone in a file and to configfs:
+ * both take it or both refuse it, as its fate says.
+ */
+TEST_F_TIMEOUT(tool, corpus_agrees, NP_TOOL_TIMEOUT)
+{
+	static char line[9000], text[9100];
+	int i, rc, by_tool, by_cfs, want, differ = 0, wrong = 0;
+
+	for (i = 0; i < (int)ARRAY_SIZE(corpus); i++) {
+		want = corpus[i][0] == '+';
+		corpus_line(corpus[i] + 1, line, sizeof(line));
+		snprintf(text, sizeof(text), "%s\n", line);
+		ASSERT_EQ(0, write_file("/tmp/np-corpus.conf", text));
+		rc = tool("restore --check /tmp/np-corpus.conf");
+		ASSERT_TRUE(rc == 0 || rc == 3) TH_LOG("%s: %s", line, tool_err());
+		by_tool = rc == 0;
+		by_cfs = corpus_cfs(line);
+		differ += by_tool != by_cfs;
+		wrong += by_tool != want || by_cfs != want;
+		EXPECT_EQ(by_tool, by_cfs)
+			TH_LOG("%.100s: restore --check %s, configfs %s: %s", line,
+			       by_tool ? "takes" : "refuses",
+			       by_cfs ? "takes" : "refuses", tool_err());
+		EXPECT_EQ(want, by_cfs)
+			TH_LOG("%.100s: configfs %s it", line,
+			       by_cfs ? "takes" : "refuses");
+	}
+	TH_LOG("%d lines: %d differ, %d against their fate",
+	       (int)ARRAY_SIZE(corpus), differ, wrong);
 	EXPECT_EQ(0, tool("delete --all"));
 }
 
