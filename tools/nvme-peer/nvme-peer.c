@@ -23,10 +23,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libgen.h>
+#include <poll.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/netlink.h>
 
 /* the keys, their defaults and value rules: the kernel's, words.c */
 #include "words.h"
@@ -1662,15 +1666,72 @@ static int np_diff(const struct np_list *old, const struct np_list *now)
 	return n;
 }
 
+/*
+ * The kernel's uevents (NETLINK_KOBJECT_UEVENT, group 1), or -1 when
+ * they say nothing about the tree watched: NVME_PEER_SYSFS names another
+ * root (tests/native.sh's fake tree), or the socket cannot be had.  Opened
+ * before the first scan, so that no change after it is missed.
+ */
+static int np_uevent_open(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	int fd, size = 1 << 20;
+
+	if (strcmp(np_sys_root(), "/sys/class/nvme"))
+		return -1;
+	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+		    NETLINK_KOBJECT_UEVENT);
+	if (fd < 0)
+		return -1;
+	/* a reset sends many; root may go past rmem_max */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Read every uevent waiting on @fd: whether one was nvme-peer's (a
+ * reservation's, NVME_PEER_EVENT=...) or some were lost (ENOBUFS), so
+ * that the tree must be scanned again.
+ */
+static int np_uevent_read(int fd)
+{
+	static char buf[8192];
+	struct sockaddr_nl sa;
+	struct iovec iov = { buf, sizeof(buf) - 1 };
+	struct msghdr msg = {
+		.msg_name = &sa, .msg_namelen = sizeof(sa),
+		.msg_iov = &iov, .msg_iovlen = 1,
+	};
+	int again = 0;
+	ssize_t n, i;
+
+	for (;;) {
+		n = recvmsg(fd, &msg, 0);
+		if (n < 0)
+			return again || errno == ENOBUFS;
+		/* the kernel's only (port 0), not another process's */
+		if (sa.nl_pid || n == 0)
+			continue;
+		buf[n] = '\0';
+		for (i = 0; i < n; i += strlen(buf + i) + 1)
+			again |= !strncmp(buf + i, "NVME_PEER_EVENT=", 16);
+	}
+}
+
 static int np_cmd_watch(int argc, char **argv)
 {
 	struct np_list old = { 0 }, now = { 0 };
-	unsigned long long count = 0, timeout = 0, interval = 100, x;
+	unsigned long long count = 0, timeout = 0, interval = 0, x;
 	unsigned long long seen = 0;
-	struct timespec ts;
-	int i, stop = 0;
+	struct pollfd pfd[2];
+	int i, stop = 0, wait;
+	double end, next;
 	sigset_t sigs;
-	double end;
 
 	for (i = 0; i < argc; i++) {
 		unsigned long long *opt = !strcmp(argv[i], "--count") ?
@@ -1686,22 +1747,49 @@ static int np_cmd_watch(int argc, char **argv)
 		*opt = x;
 		i++;
 	}
-	/* SIGINT and SIGTERM end the wait between two scans */
+	/* SIGINT and SIGTERM end the wait: read from a signalfd */
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
-	ts.tv_sec = interval / 1000;
-	ts.tv_nsec = interval % 1000 * 1000000;
+	pfd[0].fd = signalfd(-1, &sigs, SFD_CLOEXEC);
+	pfd[1].fd = np_uevent_open();
+	pfd[0].events = POLLIN;
+	pfd[1].events = POLLIN;
+	if (pfd[0].fd < 0)
+		return np_fail(errno, "watch: signalfd");
+	/* uevents wake it; the scans between them catch what sends none */
+	if (!interval)
+		interval = pfd[1].fd >= 0 ? 1000 : 100;
 	end = np_now() + timeout;
 	np_scan(&old);
+	/* a script waits for this before it changes anything */
+	fprintf(stderr, "nvme-peer: watch: ready, %d reservation%s, %s\n",
+		old.n, old.n == 1 ? "" : "s",
+		pfd[1].fd >= 0 ? "uevents" : "no uevents");
+	next = np_now() + interval / 1e3;
 	while (!stop) {
-		if (timeout && np_now() >= end)
+		double t = np_now();
+
+		if (timeout && t >= end)
 			break;
-		if (sigtimedwait(&sigs, NULL, &ts) > 0) {
-			stop = 1;
-			break;
+		if (t < next) {
+			wait = (int)((next - t) * 1e3) + 1;
+			if (timeout && (end - t) * 1e3 < wait)
+				wait = (int)((end - t) * 1e3) + 1;
+			if (poll(pfd, pfd[1].fd >= 0 ? 2 : 1, wait) < 0 &&
+			    errno != EINTR)
+				break;
+			if (pfd[0].revents) {
+				stop = 1;
+				break;
+			}
+			/* not nvme-peer's: wait on, until the next scan */
+			if (!(pfd[1].fd >= 0 && pfd[1].revents &&
+			      np_uevent_read(pfd[1].fd)) && np_now() < next)
+				continue;
 		}
+		next = np_now() + interval / 1e3;
 		np_scan(&now);
 		seen += np_diff(&old, &now);
 		np_list_free(&old);
@@ -1711,6 +1799,9 @@ static int np_cmd_watch(int argc, char **argv)
 			break;
 	}
 	np_list_free(&old);
+	close(pfd[0].fd);
+	if (pfd[1].fd >= 0)
+		close(pfd[1].fd);
 	if (count && seen < count && !stop)
 		return NP_EXIT_TIMEOUT;
 	return NP_EXIT_OK;

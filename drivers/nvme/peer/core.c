@@ -34,6 +34,7 @@ static void np_queue_release(struct kobject *kobj)
 {
 	struct nvme_peer_queue *q = np_queue_of(kobj);
 
+	np_sysfs_queue_release(q);
 	np_bind_put(q->bind);
 	pci_dev_put(q->peer);
 	nvme_peer_ctrl_put(q->pctrl);
@@ -194,7 +195,7 @@ void np_queue_destroy(struct nvme_peer_queue *q)
 	lockdep_assert_held(&pctrl->lock);
 	/* waits for readers of qN/ files, which read the memory freed next */
 	if (q->sysfs_added)
-		kobject_del(&q->kobj);
+		np_sysfs_queue_del(q);
 	np_queue_free_mem(q);
 	spin_lock(&pctrl->state_lock);
 	list_del_init(&q->node);
@@ -232,8 +233,7 @@ void np_revoke_locked(struct nvme_peer_queue *q, enum np_qevent ev,
 
 	lockdep_assert_held(&pctrl->lock);
 	spin_lock(&pctrl->state_lock);
-	if (np_qstate_next(&q->state, ev, &notify) == 0 && notify)
-		q->reason = reason;
+	np_queue_next(q, ev, reason, &notify);
 	hw_live = pctrl->live && !np_hw_gone(q);
 	revoke = q->revoke;
 	priv = q->priv;
@@ -420,6 +420,7 @@ static struct nvme_peer_queue *np_queue_new(struct nvme_peer_ctrl *pctrl,
 	q->max_xfer = min_t(u64, U32_MAX,
 			    (u64)pctrl->ctrl->max_hw_sectors << SECTOR_SHIFT);
 	INIT_LIST_HEAD(&q->node);
+	INIT_LIST_HEAD(&q->uevent_node);
 	return q;
 }
 
@@ -549,7 +550,7 @@ static struct nvme_peer_queue *np_reserve_on(struct nvme_peer_ctrl *pctrl,
 	if (ret)
 		goto out_release;
 	spin_lock(&pctrl->state_lock);
-	ret = np_qstate_next(&q->state, NP_EV_CREATED, &notify);
+	ret = np_queue_next(q, NP_EV_CREATED, NVME_PEER_REASON_NONE, &notify);
 	spin_unlock(&pctrl->state_lock);
 	if (ret) {
 		ret = -EAGAIN;		/* the controller went down meanwhile */

@@ -49,6 +49,8 @@ static struct nvme_peer_ctrl *np_ctrl_new(struct nvme_ctrl *ctrl,
 	INIT_LIST_HEAD(&pctrl->foreign_cmds);
 	INIT_WORK(&pctrl->free_work, np_free_work);
 	INIT_WORK(&pctrl->fence_work, np_ns_fence_work);
+	INIT_WORK(&pctrl->uevent_work, np_uevent_work);
+	INIT_LIST_HEAD(&pctrl->uevents);
 	return pctrl;
 }
 
@@ -222,6 +224,7 @@ static void np_ctrl_forget(struct nvme_peer_ctrl *pctrl,
 	mutex_unlock(&pctrl->lock);
 	flush_work(&pctrl->free_work);
 	flush_work(&pctrl->fence_work);
+	np_uevents_stop(pctrl);		/* sent while nvmeX is registered */
 	pctrl->forgotten = true;
 	mutex_unlock(&pctrl->forget_lock);
 	/* an intent enabled after the first call: removed now, let go */

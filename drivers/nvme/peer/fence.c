@@ -315,6 +315,34 @@ int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify)
 }
 
 /**
+ * np_queue_next() - apply an event to a reservation, and say so
+ * @q: the reservation
+ * @ev: what happened
+ * @reason: why, kept if the owner must be told now
+ * @notify: as np_qstate_next()
+ *
+ * np_qstate_next() on @q's state; a change wakes poll() on qN/state and
+ * qN/reason and sends a uevent (np_sysfs_queue_changed()).
+ *
+ * Context: pctrl->state_lock held.
+ * Return: as np_qstate_next().
+ */
+int np_queue_next(struct nvme_peer_queue *q, enum np_qevent ev,
+		  enum nvme_peer_reason reason, bool *notify)
+{
+	enum np_qstate old = q->state;
+	int ret;
+
+	lockdep_assert_held(&q->pctrl->state_lock);
+	ret = np_qstate_next(&q->state, ev, notify);
+	if (!ret && *notify)
+		q->reason = reason;
+	if (q->state != old)
+		np_sysfs_queue_changed(q);
+	return ret;
+}
+
+/**
  * np_hw_gone() - whether the controller can no longer run @q's queues
  * @q: the reservation
  *
@@ -362,10 +390,9 @@ void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl, u32 nsid,
 			    (nsid && q->params.nsid != nsid) ||
 			    (only && q != only))
 				continue;
-			np_qstate_next(&q->state, NP_EV_REVOKE, &notify);
+			np_queue_next(q, NP_EV_REVOKE, reason, &notify);
 			if (!notify)
 				continue;
-			q->reason = reason;
 			revoke = q->revoke;
 			priv = q->priv;
 			kobject_get(&q->kobj);

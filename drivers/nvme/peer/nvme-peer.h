@@ -20,8 +20,9 @@
  *                         serves; under it a poller's own lock, held for
  *                         that poller's whole pass
  *   pctrl->state_lock     spinlock: live state, generation, qid bitmap,
- *                         queue list, every queue's state; the queue list
- *                         changes only with pctrl->lock held too
+ *                         queue list, every queue's state and the uevents
+ *                         it waits to send; the queue list changes only
+ *                         with pctrl->lock held too
  *
  *   pctrl->cb_sem         rwsem, read while an event calls owners back; a
  *                         release takes it for write to wait for them; an
@@ -67,6 +68,24 @@ enum np_qevent {
 
 struct np_med;
 struct np_bind;
+struct kernfs_node;
+
+/* What a uevent of a reservation says (sysfs.c) */
+enum np_uev_kind {
+	NP_UEV_ADD,		/* qN/ appeared */
+	NP_UEV_CHANGE,		/* its state changed */
+	NP_UEV_REMOVE,		/* qN/ went */
+};
+
+/* One uevent waiting to be sent: what was true when it happened. */
+struct np_uev {
+	u8 kind;		/* enum np_uev_kind */
+	u8 state;		/* enum np_qstate */
+	u8 reason;		/* enum nvme_peer_reason */
+};
+
+/* added, revoked, released, removed: states only move forward */
+#define NP_UEV_MAX		4
 
 /* A reservation's file binding as QUERY and sysfs show it (file.c). */
 struct np_bind_desc {
@@ -155,6 +174,10 @@ struct nvme_peer_ctrl {
 	struct work_struct fence_work;
 	/* admin requests preallocated for dma-buf fences (fence.c) */
 	atomic_t fence_rqs;
+	/* sends the uevents of the queues on @uevents (sysfs.c) */
+	struct work_struct uevent_work;
+	struct list_head uevents;	/* under state_lock */
+	bool uevents_off;		/* forgotten: under state_lock */
 
 	struct kobject *kobj;		/* /sys/class/nvme/nvmeX/peer */
 	struct rcu_head rcu;
@@ -209,6 +232,15 @@ struct nvme_peer_queue {
 	bool fenced;			/* a fence proved the hardware quiet */
 	bool ns_fence;			/* an admin command waits for its fence */
 	bool sysfs_added;
+	/*
+	 * Events (sysfs.c): the state and reason files' nodes, looked up
+	 * when qN/ was added, for kernfs_notify() under state_lock; the
+	 * uevents not sent yet, on pctrl->uevents.  Under state_lock.
+	 */
+	struct kernfs_node *state_kn, *reason_kn;
+	struct np_uev uev[NP_UEV_MAX];
+	u8 nr_uev;
+	struct list_head uevent_node;
 	struct mutex hw_lock;		/* Create and Delete of this queue */
 	/* under @hw_lock: a dma-buf move's Delete SQ, allocated at import */
 	struct request *fence_rq;
@@ -458,6 +490,8 @@ bool np_fence_start(struct nvme_peer_queue *q, enum nvme_peer_reason reason);
 bool np_hw_quiet(struct nvme_peer_queue *q);
 bool np_hw_gone(struct nvme_peer_queue *q);
 int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify);
+int np_queue_next(struct nvme_peer_queue *q, enum np_qevent ev,
+		  enum nvme_peer_reason reason, bool *notify);
 void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl, u32 nsid,
 			struct nvme_peer_queue *only,
 			enum nvme_peer_reason reason);
@@ -522,6 +556,11 @@ void np_med_exit(void);
 int np_sysfs_ctrl_add(struct nvme_peer_ctrl *pctrl);
 void np_sysfs_ctrl_del(struct nvme_peer_ctrl *pctrl);
 int np_sysfs_queue_add(struct nvme_peer_queue *q);
+void np_sysfs_queue_del(struct nvme_peer_queue *q);
+void np_sysfs_queue_changed(struct nvme_peer_queue *q);
+void np_sysfs_queue_release(struct nvme_peer_queue *q);
+void np_uevent_work(struct work_struct *work);
+void np_uevents_stop(struct nvme_peer_ctrl *pctrl);
 extern const struct attribute_group *np_queue_groups[];
 
 /*

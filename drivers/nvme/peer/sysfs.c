@@ -5,6 +5,7 @@
  * prints are words.h's.
  */
 #include <linux/device.h>
+#include <linux/kernfs.h>
 #include <linux/kobject.h>
 #include <linux/module.h>
 #include <linux/pci.h>
@@ -239,12 +240,198 @@ const struct attribute_group *np_queue_groups[] = {
 	NULL,
 };
 
+/* ---- events: poll() on state and reason, and uevents ----------------- */
+
+/*
+ * Record a uevent of @q and have the controller's work send it.  The list
+ * holds a reference to @q, the queued work one to the controller; after
+ * forget (np_uevents_stop()) nothing is recorded.
+ */
+static void np_uevent_queue(struct nvme_peer_queue *q, enum np_uev_kind kind)
+{
+	struct nvme_peer_ctrl *pctrl = q->pctrl;
+
+	lockdep_assert_held(&pctrl->state_lock);
+	if (pctrl->uevents_off || WARN_ON_ONCE(q->nr_uev == NP_UEV_MAX))
+		return;
+	q->uev[q->nr_uev++] = (struct np_uev){
+		.kind = kind, .state = q->state, .reason = q->reason,
+	};
+	if (list_empty(&q->uevent_node)) {
+		kobject_get(&q->kobj);
+		list_add_tail(&q->uevent_node, &pctrl->uevents);
+	}
+	/* the work takes state_lock before it may put this reference */
+	if (queue_work(np_settle_wq, &pctrl->uevent_work))
+		kref_get(&pctrl->ref);
+}
+
+/**
+ * np_sysfs_queue_changed() - @q's state changed: tell who watches
+ * @q: the reservation
+ *
+ * Wakes poll() on qN/state and qN/reason (POLLPRI | POLLERR) and records
+ * a change uevent.  Nothing before qN/ exists: its addition says the state.
+ *
+ * Context: pctrl->state_lock held; atomic.
+ */
+void np_sysfs_queue_changed(struct nvme_peer_queue *q)
+{
+	lockdep_assert_held(&q->pctrl->state_lock);
+	if (!q->state_kn)
+		return;
+	/* sysfs_notify() looks the files up under a sleeping lock */
+	kernfs_notify(q->state_kn);
+	kernfs_notify(q->reason_kn);
+	np_uevent_queue(q, NP_UEV_CHANGE);
+}
+
+static const char * const np_uev_kinds[] = {
+	[NP_UEV_ADD] = "add",
+	[NP_UEV_CHANGE] = "change",
+	[NP_UEV_REMOVE] = "remove",
+};
+
+/* One uevent of @q on its controller's nvmeX: KOBJ_CHANGE and its words. */
+static void np_uevent_send(struct nvme_peer_queue *q, const struct np_uev *ev)
+{
+	char kind[32], qid[24], name[NVME_PEER_NAME_MAX + 16], state[24];
+	char reason[32], gen[32];
+	char *envp[7];
+
+	snprintf(kind, sizeof(kind), "NVME_PEER_EVENT=%s",
+		 np_uev_kinds[ev->kind]);
+	snprintf(qid, sizeof(qid), "NVME_PEER_QID=%u", q->qid);
+	snprintf(state, sizeof(state), "STATE=%s", np_qstate_name(ev->state));
+	snprintf(reason, sizeof(reason), "REASON=%s",
+		 np_reason_name(ev->reason));
+	snprintf(gen, sizeof(gen), "GENERATION=%u", q->generation);
+	snprintf(name, sizeof(name), "NVME_PEER_NAME=%s", q->name);
+	envp[0] = kind;
+	envp[1] = qid;
+	envp[2] = state;
+	envp[3] = reason;
+	envp[4] = gen;
+	envp[5] = name;
+	envp[6] = NULL;
+	kobject_uevent_env(&q->pctrl->ctrl->device->kobj, KOBJ_CHANGE, envp);
+}
+
+/**
+ * np_uevent_work() - send the uevents the state changes recorded
+ * @work: &nvme_peer_ctrl.uevent_work, holding a controller reference
+ *
+ * Queue by queue, in the order they changed first, each queue's in the
+ * order they happened.  kobject_uevent_env() allocates: never under the
+ * state lock.
+ */
+void np_uevent_work(struct work_struct *work)
+{
+	struct nvme_peer_ctrl *pctrl = container_of(work, struct nvme_peer_ctrl,
+						    uevent_work);
+	struct np_uev ev[NP_UEV_MAX];
+	struct nvme_peer_queue *q;
+	unsigned int n, i;
+
+	for (;;) {
+		spin_lock(&pctrl->state_lock);
+		q = list_first_entry_or_null(&pctrl->uevents,
+					     struct nvme_peer_queue,
+					     uevent_node);
+		if (q) {
+			list_del_init(&q->uevent_node);
+			n = q->nr_uev;
+			memcpy(ev, q->uev, n * sizeof(ev[0]));
+			q->nr_uev = 0;
+		}
+		spin_unlock(&pctrl->state_lock);
+		if (!q)
+			break;
+		for (i = 0; i < n; i++)
+			np_uevent_send(q, &ev[i]);
+		kobject_put(&q->kobj);		/* the list's */
+	}
+	nvme_peer_ctrl_put(pctrl);
+}
+
+/**
+ * np_uevents_stop() - send what is recorded, record nothing more
+ * @pctrl: a controller being forgotten, whose nvmeX is still registered
+ *
+ * After it a state change only wakes poll(): nvme-pci deletes nvmeX once
+ * its REMOVED returns.
+ */
+void np_uevents_stop(struct nvme_peer_ctrl *pctrl)
+{
+	spin_lock(&pctrl->state_lock);
+	pctrl->uevents_off = true;
+	spin_unlock(&pctrl->state_lock);
+	flush_work(&pctrl->uevent_work);
+}
+
+/**
+ * np_sysfs_queue_add() - add qN/ below peer/, and say so
+ * @q: an active reservation, on the controller's list
+ *
+ * Looks up the state and reason files for np_sysfs_queue_changed() and
+ * records the add uevent, with the state @q has by then.
+ *
+ * Context: pctrl->lock held.
+ * Return: 0, -ENODEV when peer/ is gone, or kobject_add()'s error.
+ */
 int np_sysfs_queue_add(struct nvme_peer_queue *q)
 {
-	lockdep_assert_held(&q->pctrl->lock);
-	if (!q->pctrl->kobj)
+	struct nvme_peer_ctrl *pctrl = q->pctrl;
+	struct kernfs_node *state_kn, *reason_kn;
+	int ret;
+
+	lockdep_assert_held(&pctrl->lock);
+	if (!pctrl->kobj)
 		return -ENODEV;
-	return kobject_add(&q->kobj, q->pctrl->kobj, "q%u", q->qid);
+	ret = kobject_add(&q->kobj, pctrl->kobj, "q%u", q->qid);
+	if (ret)
+		return ret;
+	state_kn = sysfs_get_dirent(q->kobj.sd, "state");
+	reason_kn = sysfs_get_dirent(q->kobj.sd, "reason");
+	spin_lock(&pctrl->state_lock);
+	if (state_kn && reason_kn) {
+		q->state_kn = state_kn;
+		q->reason_kn = reason_kn;
+		state_kn = NULL;
+		reason_kn = NULL;
+	}
+	np_uevent_queue(q, NP_UEV_ADD);
+	spin_unlock(&pctrl->state_lock);
+	kernfs_put(state_kn);
+	kernfs_put(reason_kn);
+	return 0;
+}
+
+/**
+ * np_sysfs_queue_del() - remove qN/, and say so
+ * @q: a released reservation being destroyed
+ *
+ * Records the remove uevent, then waits for the readers of qN/ files.
+ *
+ * Context: pctrl->lock held.
+ */
+void np_sysfs_queue_del(struct nvme_peer_queue *q)
+{
+	lockdep_assert_held(&q->pctrl->lock);
+	spin_lock(&q->pctrl->state_lock);
+	np_uevent_queue(q, NP_UEV_REMOVE);
+	spin_unlock(&q->pctrl->state_lock);
+	kobject_del(&q->kobj);
+}
+
+/**
+ * np_sysfs_queue_release() - drop what np_sysfs_queue_add() looked up
+ * @q: a reservation whose last reference is gone
+ */
+void np_sysfs_queue_release(struct nvme_peer_queue *q)
+{
+	kernfs_put(q->state_kn);
+	kernfs_put(q->reason_kn);
 }
 
 #if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)

@@ -167,16 +167,25 @@ attr "$T/cfg/nvme0/t2/extents" 0+100,200+50
 # -- watch -------------------------------------------------------------------
 # The kernel changes a reservation's attributes together; a test writes
 # them one by one, so watch is stopped meanwhile (else a poll between two
-# writes sees a state with the reason of the one before).
-"$np" watch --count 2 --timeout 10 > "$T/watch" 2>&1 &
+# writes sees a state with the reason of the one before).  No sleep says
+# when watch has looked: it says "ready" after its first scan, and each
+# step waits for the line of the one before (at most 30 s, then fails).
+await() { # await FILE PATTERN
+	i=0
+	while ! grep -q -e "$2" "$1" && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+"$np" watch --count 2 --timeout 60 > "$T/watch" 2>&1 &
 wpid=$!
-sleep 1
+await "$T/watch" 'watch: ready'
 kill -STOP $wpid
 attr "$T/cfg/nvme0/t1/state" waiting
 attr "$T/cfg/nvme0/t1/reason" reset
 attr "$T/cfg/nvme0/t1/live_qid" 0
 kill -CONT $wpid
-sleep 1
+await "$T/watch" 'Z revoked '
 kill -STOP $wpid
 attr "$T/cfg/nvme0/t1/state" active
 attr "$T/cfg/nvme0/t1/live_qid" 6
@@ -188,14 +197,14 @@ has "$T/watch" '^20[0-9-]*T[0-9:.]*Z revoked  *nvme0/t1 state=waiting reason=res
 	"watch: the revocation, timestamped"
 has "$T/watch" 'Z recreated  *nvme0/t1 state=active reason=reset qid=6 generation=2$' \
 	"watch: the re-creation"
-"$np" watch --count 2 --timeout 10 > "$T/watch" 2>&1 &
+"$np" watch --count 2 --timeout 60 > "$T/watch" 2>&1 &
 wpid=$!
-sleep 1
+await "$T/watch" 'watch: ready'
 kill -STOP $wpid
 attr "$T/cfg/nvme0/t1/state" disabled
 attr "$T/cfg/nvme0/t1/reason" admin
 kill -CONT $wpid
-sleep 1
+await "$T/watch" 'Z disabled '
 kill -STOP $wpid
 attr "$T/cfg/nvme0/t1/state" active
 attr "$T/cfg/nvme0/t1/generation" 3
@@ -206,9 +215,9 @@ has "$T/watch" 'Z disabled  *nvme0/t1 state=disabled reason=admin ' "watch: disa
 has "$T/watch" 'Z enabled  *nvme0/t1 state=active reason=admin qid=6 generation=3$' \
 	"watch: enabled, not recreated, though the generation grew"
 run 6 "watch --timeout before --count" "$np" watch --count 1 --timeout 1
-"$np" watch --json --count 1 --timeout 10 > "$T/watch" 2>&1 &
+"$np" watch --json --count 1 --timeout 60 > "$T/watch" 2>&1 &
 wpid=$!
-sleep 1
+await "$T/watch" 'watch: ready'
 rm -rf "$T/sys/nvme0/peer/q7"
 wait $wpid
 ok $? "watch --json --count 1"

@@ -115,6 +115,8 @@ if [ "$topo" = switch ]; then
 	kselftest queue_lib_test
 	kselftest uapi_test
 	kselftest ioctl_fuzz
+	# poll() on qN/state and the uevents of a state change
+	kselftest events_test
 	# the nvme-peer command on configfs; it reloads nvme-peer itself
 	kselftest tool_test
 fi
