@@ -314,7 +314,7 @@ static void np_uevent_send(struct nvme_peer_queue *q, const struct np_uev *ev)
 	envp[4] = gen;
 	envp[5] = name;
 	envp[6] = NULL;
-	kobject_uevent_env(&q->pctrl->ctrl->device->kobj, KOBJ_CHANGE, envp);
+	kobject_uevent_env(&q->pctrl->dev->kobj, KOBJ_CHANGE, envp);
 }
 
 /**
