@@ -42,6 +42,7 @@
 #include <linux/blk-mq.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
+#include <linux/kernfs.h>
 
 #include "nvme-peer.h"
 
@@ -315,6 +316,54 @@ int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify)
 }
 
 /**
+ * np_uevent_queue() - record a uevent of @q
+ * @q: the reservation
+ * @kind: add, change or remove
+ *
+ * Record a uevent of @q and have the controller's work send it.  The list
+ * holds a reference to @q, the queued work one to the controller; after
+ * forget (np_uevents_stop()) nothing is recorded.
+ */
+void np_uevent_queue(struct nvme_peer_queue *q, enum np_uev_kind kind)
+{
+	struct nvme_peer_ctrl *pctrl = q->pctrl;
+
+	lockdep_assert_held(&pctrl->state_lock);
+	if (pctrl->uevents_off || WARN_ON_ONCE(q->nr_uev == NP_UEV_MAX))
+		return;
+	q->uev[q->nr_uev++] = (struct np_uev){
+		.kind = kind, .state = q->state, .reason = q->reason,
+	};
+	if (list_empty(&q->uevent_node)) {
+		kobject_get(&q->kobj);
+		list_add_tail(&q->uevent_node, &pctrl->uevents);
+	}
+	/* the work takes state_lock before it may put this reference */
+	if (queue_work(np_settle_wq, &pctrl->uevent_work))
+		kref_get(&pctrl->ref);
+}
+
+/*
+ * np_queue_changed() - @q's state changed: tell who watches
+ * @q: the reservation
+ *
+ * Wakes poll() on qN/state and qN/reason (POLLPRI | POLLERR) and records
+ * a change uevent.  Nothing before qN/ exists: its addition says the state.
+ *
+ * Context: pctrl->state_lock held; atomic.
+ */
+static void np_queue_changed(struct nvme_peer_queue *q)
+{
+	lockdep_assert_held(&q->pctrl->state_lock);
+	if (!q->state_kn)
+		return;
+	/* sysfs_notify() looks the files up under a sleeping lock */
+	kernfs_notify(q->state_kn);
+	kernfs_notify(q->reason_kn);
+	np_uevent_queue(q, NP_UEV_CHANGE);
+}
+
+/**
  * np_queue_next() - apply an event to a reservation, and say so
  * @q: the reservation
  * @ev: what happened
@@ -322,7 +371,7 @@ int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify)
  * @notify: as np_qstate_next()
  *
  * np_qstate_next() on @q's state; a change wakes poll() on qN/state and
- * qN/reason and sends a uevent (np_sysfs_queue_changed()).
+ * qN/reason and sends a uevent (np_queue_changed()).
  *
  * Context: pctrl->state_lock held.
  * Return: as np_qstate_next().
@@ -338,7 +387,7 @@ int np_queue_next(struct nvme_peer_queue *q, enum np_qevent ev,
 	if (!ret && *notify)
 		q->reason = reason;
 	if (q->state != old)
-		np_sysfs_queue_changed(q);
+		np_queue_changed(q);
 	return ret;
 }
 

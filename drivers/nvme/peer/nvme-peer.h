@@ -490,6 +490,7 @@ bool np_fence_start(struct nvme_peer_queue *q, enum nvme_peer_reason reason);
 bool np_hw_quiet(struct nvme_peer_queue *q);
 bool np_hw_gone(struct nvme_peer_queue *q);
 int np_qstate_next(enum np_qstate *state, enum np_qevent ev, bool *notify);
+void np_uevent_queue(struct nvme_peer_queue *q, enum np_uev_kind kind);
 int np_queue_next(struct nvme_peer_queue *q, enum np_qevent ev,
 		  enum nvme_peer_reason reason, bool *notify);
 void np_revoke_unlocked(struct nvme_peer_ctrl *pctrl, u32 nsid,
@@ -557,7 +558,6 @@ int np_sysfs_ctrl_add(struct nvme_peer_ctrl *pctrl);
 void np_sysfs_ctrl_del(struct nvme_peer_ctrl *pctrl);
 int np_sysfs_queue_add(struct nvme_peer_queue *q);
 void np_sysfs_queue_del(struct nvme_peer_queue *q);
-void np_sysfs_queue_changed(struct nvme_peer_queue *q);
 void np_sysfs_queue_release(struct nvme_peer_queue *q);
 void np_uevent_work(struct work_struct *work);
 void np_uevents_stop(struct nvme_peer_ctrl *pctrl);

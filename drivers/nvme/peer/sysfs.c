@@ -242,50 +242,6 @@ const struct attribute_group *np_queue_groups[] = {
 
 /* ---- events: poll() on state and reason, and uevents ----------------- */
 
-/*
- * Record a uevent of @q and have the controller's work send it.  The list
- * holds a reference to @q, the queued work one to the controller; after
- * forget (np_uevents_stop()) nothing is recorded.
- */
-static void np_uevent_queue(struct nvme_peer_queue *q, enum np_uev_kind kind)
-{
-	struct nvme_peer_ctrl *pctrl = q->pctrl;
-
-	lockdep_assert_held(&pctrl->state_lock);
-	if (pctrl->uevents_off || WARN_ON_ONCE(q->nr_uev == NP_UEV_MAX))
-		return;
-	q->uev[q->nr_uev++] = (struct np_uev){
-		.kind = kind, .state = q->state, .reason = q->reason,
-	};
-	if (list_empty(&q->uevent_node)) {
-		kobject_get(&q->kobj);
-		list_add_tail(&q->uevent_node, &pctrl->uevents);
-	}
-	/* the work takes state_lock before it may put this reference */
-	if (queue_work(np_settle_wq, &pctrl->uevent_work))
-		kref_get(&pctrl->ref);
-}
-
-/**
- * np_sysfs_queue_changed() - @q's state changed: tell who watches
- * @q: the reservation
- *
- * Wakes poll() on qN/state and qN/reason (POLLPRI | POLLERR) and records
- * a change uevent.  Nothing before qN/ exists: its addition says the state.
- *
- * Context: pctrl->state_lock held; atomic.
- */
-void np_sysfs_queue_changed(struct nvme_peer_queue *q)
-{
-	lockdep_assert_held(&q->pctrl->state_lock);
-	if (!q->state_kn)
-		return;
-	/* sysfs_notify() looks the files up under a sleeping lock */
-	kernfs_notify(q->state_kn);
-	kernfs_notify(q->reason_kn);
-	np_uevent_queue(q, NP_UEV_CHANGE);
-}
-
 static const char * const np_uev_kinds[] = {
 	[NP_UEV_ADD] = "add",
 	[NP_UEV_CHANGE] = "change",
