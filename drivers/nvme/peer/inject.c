@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nvme-peer fault injection (CONFIG_NVME_PEER_FAULT_INJECTION), for tests:
+ * nvme-peer's test doors (CONFIG_NVME_PEER_FAULT_INJECTION, make
+ * NP_TESTS=y), all of them, in debugfs nvme-peer/: the fault points below,
+ * the sriov door (secondary controllers by hand) and the isolated
+ * listing (its tenants).  A production build has none of this file.
+ *
+ * Fault injection makes
  * events QEMU cannot produce at a chosen instant, through the kernel's
  * fault injection framework (should_fail(), Documentation/fault-injection/).
  * Each point is a directory under debugfs nvme-peer/ with the framework's
@@ -59,6 +64,7 @@
 #include <linux/delay.h>
 #include <linux/fault-inject.h>
 #include <linux/nvme.h>
+#include <linux/seq_file.h>
 
 #include "nvme-peer.h"
 
@@ -203,6 +209,156 @@ void np_inject_free_work(void)
 	np_fail_delay(NP_F_FREE_WORK_DELAY);
 }
 
+/* ---- the sriov door ------------------------------------------------------ */
+
+/*
+ * The sriov door (debugfs nvme-peer/sriov): secondary controllers by hand.
+ * Reading lists, for every controller with
+ * Virtualization Management, its capabilities and secondary controllers.
+ * Writing runs one command on controller nvmeCTRL:
+ *
+ *   enable CTRL NR_VFS            np_sriov_enable()
+ *   disable CTRL                  np_sriov_disable()
+ *   provision CTRL VFN NSID NVQ NVI
+ *   unprovision CTRL VFN NSID
+ *   attach|detach CTRL NSID CNTLID   Namespace Attachment
+ *   attached CTRL CNTLID          np_sriov_attached(): a mask of NSIDs
+ *   virt CTRL ACT RT CNTLID NR    Virtualization Management as given
+ *
+ * The write fails with the command's errno; sriov_status holds the NVMe
+ * status (0 for none) of the last attach, detach or virt, or the mask of
+ * the NSIDs below 32 the last attached found.
+ */
+static u32 np_sriov_status;
+
+static int np_sriov_show(struct seq_file *m, void *v)
+{
+	struct nvme_peer_ctrl *pctrl;
+	struct np_sriov_sec *sec;
+	struct np_sriov_caps caps;
+	unsigned long i = 0;
+	int j, n;
+
+	sec = kcalloc(NP_SRIOV_MAX_SECONDARY, sizeof(*sec), GFP_KERNEL);
+	if (!sec)
+		return -ENOMEM;
+	while ((pctrl = np_ctrl_next(&i))) {
+		if (!np_sriov_caps(pctrl, &caps)) {
+			seq_printf(m, "%s cntlid %u vfs %u/%u vq %u/%u private %u max %u vi %u/%u private %u max %u\n",
+				   pctrl->name, caps.cntlid,
+				   pci_num_vf(pctrl->info.pdev),
+				   caps.total_vfs, caps.vqrfa, caps.vqfrt,
+				   caps.vqprt, caps.vqfrsm, caps.virfa,
+				   caps.vifrt, caps.viprt, caps.vifrsm);
+			n = np_sriov_list(pctrl, sec, NP_SRIOV_MAX_SECONDARY);
+			for (j = 0; j < n; j++)
+				seq_printf(m, "%s sec cntlid %u pcid %u vfn %u %s vq %u vi %u\n",
+					   pctrl->name, sec[j].cntlid,
+					   sec[j].pcid, sec[j].vfn,
+					   sec[j].online ? "online" : "offline",
+					   sec[j].nvq, sec[j].nvi);
+		}
+		nvme_peer_ctrl_put(pctrl);
+	}
+	kfree(sec);
+	return 0;
+}
+
+static int np_sriov_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, np_sriov_show, NULL);
+}
+
+/* sriov_status: the NSIDs below 32 attached to controller @cntlid, a mask */
+static int np_sriov_door_attached(struct nvme_peer_ctrl *pctrl, u16 cntlid)
+{
+	u32 *att, mask = 0;
+	int i, n;
+
+	att = kcalloc(NP_SRIOV_MAX_ATTACHED, sizeof(*att), GFP_KERNEL);
+	if (!att)
+		return -ENOMEM;
+	n = np_sriov_attached(pctrl, cntlid, att);
+	for (i = 0; i < min(n, NP_SRIOV_MAX_ATTACHED); i++)
+		if (att[i] < 32)
+			mask |= BIT(att[i]);
+	kfree(att);
+	np_sriov_status = mask;
+	return min(n, 0);
+}
+
+static int np_sriov_run(struct nvme_peer_ctrl *pctrl, const char *cmd,
+			const u32 *a, int n)
+{
+	u16 cntlid;
+	int ret;
+
+	if (!strcmp(cmd, "enable") && n == 1)
+		return np_sriov_enable(pctrl, a[0]);
+	if (!strcmp(cmd, "disable") && n == 0) {
+		np_sriov_disable(pctrl);
+		return 0;
+	}
+	if (!strcmp(cmd, "provision") && n == 4)
+		return np_sriov_provision(pctrl, a[0], a[1], a[2], a[3],
+					  &cntlid);
+	if (!strcmp(cmd, "unprovision") && n == 2)
+		return np_sriov_unprovision(pctrl, a[0], a[1]);
+	if (!strcmp(cmd, "attached") && n == 1)
+		return np_sriov_door_attached(pctrl, a[0]);
+	if ((!strcmp(cmd, "attach") || !strcmp(cmd, "detach")) && n == 2)
+		ret = np_sriov_ns_attach(pctrl, a[0], a[1], cmd[0] == 'a');
+	else if (!strcmp(cmd, "virt") && n == 4)
+		ret = np_sriov_virt_mgmt(pctrl, a[0], a[1], a[2], a[3]);
+	else
+		return -EINVAL;
+	np_sriov_status = ret > 0 ? ret : 0;
+	return np_sriov_errno(ret);
+}
+
+static ssize_t np_sriov_write(struct file *file, const char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	struct nvme_peer_ctrl *pctrl;
+	char buf[96], cmd[16];
+	u32 ctrl, a[4];
+	int n, ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = 0;
+	n = sscanf(buf, "%15s %u %u %u %u %u", cmd, &ctrl, &a[0], &a[1],
+		   &a[2], &a[3]);
+	if (n < 2)
+		return -EINVAL;
+	pctrl = np_ctrl_get_by_instance(ctrl);
+	if (!pctrl)
+		return -ENODEV;
+	ret = np_sriov_run(pctrl, cmd, a, n - 2);
+	nvme_peer_ctrl_put(pctrl);
+	return ret ? ret : len;
+}
+
+static const struct file_operations np_sriov_fops = {
+	.owner = THIS_MODULE,
+	.open = np_sriov_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = np_sriov_write,
+};
+
+/* ---- the isolated listing (debugfs nvme-peer/isolated) ---------------- */
+
+static int np_iso_door_show(struct seq_file *m, void *v)
+{
+	np_iso_show_tenants(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(np_iso_door);
+
 void np_inject_init(void)
 {
 	struct dentry *dir;
@@ -225,12 +381,11 @@ void np_inject_init(void)
 			debugfs_create_bool("stalling", 0400, dir, &np_stalling);
 		}
 	}
-}
-
-/* nvme-peer's debugfs directory, for other test doors (sriov.c's) */
-struct dentry *np_inject_debugfs(void)
-{
-	return np_inject_dir;
+	debugfs_create_file("sriov", 0600, np_inject_dir, NULL, &np_sriov_fops);
+	debugfs_create_u32("sriov_status", 0400, np_inject_dir,
+			   &np_sriov_status);
+	debugfs_create_file("isolated", 0400, np_inject_dir, NULL,
+			    &np_iso_door_fops);
 }
 
 void np_inject_exit(void)

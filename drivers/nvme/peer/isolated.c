@@ -854,13 +854,13 @@ void np_iso_exit(void)
 }
 
 #if IS_ENABLED(CONFIG_NVME_PEER_FAULT_INJECTION)
-#include <linux/debugfs.h>
-
-/*
- * One line per tenant: "nvmeX tenant vfn V nsid N STATE", STATE active,
- * leaving or quarantined.
+/**
+ * np_iso_show_tenants() - one line per tenant, for the test doors
+ * @m: the seq_file of debugfs nvme-peer/isolated
+ *
+ * "nvmeX tenant vfn V nsid N STATE", STATE active, leaving or quarantined.
  */
-static int np_iso_show(struct seq_file *m, void *v)
+void np_iso_show_tenants(struct seq_file *m)
 {
 	struct np_tenant *t;
 
@@ -870,16 +870,5 @@ static int np_iso_show(struct seq_file *m, void *v)
 			   t->vfn, t->nsid, t->quarantined ? "quarantined" :
 			   t->leaving ? "leaving" : "active");
 	mutex_unlock(&np_iso_lock);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(np_iso);
-
-/**
- * np_iso_debugfs() - the tenants in the test door (debugfs isolated)
- * @dir: nvme-peer's debugfs directory
- */
-void np_iso_debugfs(struct dentry *dir)
-{
-	debugfs_create_file("isolated", 0400, dir, NULL, &np_iso_fops);
 }
 #endif

@@ -39,8 +39,6 @@ static int __init nvme_peer_init(void)
 	if (ret)
 		goto out_events_exit;
 	np_inject_init();
-	np_sriov_debugfs(np_inject_debugfs());
-	np_iso_debugfs(np_inject_debugfs());
 	return 0;
 
 out_events_exit:

@@ -425,6 +425,9 @@ int np_sriov_online(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid,
 int np_sriov_unprovision(struct nvme_peer_ctrl *pctrl, u16 vfn, u32 nsid);
 
 int np_sriov_ns_exists(struct nvme_peer_ctrl *pctrl, u32 nsid);
+#define NP_SRIOV_MAX_ATTACHED	256	/* NSIDs np_sriov_attached() returns */
+int np_sriov_attached(struct nvme_peer_ctrl *pctrl, u16 cntlid, u32 *att);
+int np_sriov_errno(int ret);
 struct pci_dev *np_sriov_get_vf(struct nvme_peer_ctrl *pctrl, u16 vfn);
 bool np_sriov_reset_vf(struct pci_dev *vf);
 
@@ -582,9 +585,8 @@ void np_inject_teardown(void);
 void np_inject_free_work(void);
 void np_inject_init(void);
 void np_inject_exit(void);
-struct dentry *np_inject_debugfs(void);
-void np_sriov_debugfs(struct dentry *dir);
-void np_iso_debugfs(struct dentry *dir);
+struct seq_file;
+void np_iso_show_tenants(struct seq_file *m);
 #else
 static inline bool np_inject_reset(void)
 {
@@ -612,13 +614,6 @@ static inline void np_inject_teardown(void) { }
 static inline void np_inject_free_work(void) { }
 static inline void np_inject_init(void) { }
 static inline void np_inject_exit(void) { }
-static inline struct dentry *np_inject_debugfs(void)
-{
-	return NULL;
-}
-
-static inline void np_sriov_debugfs(struct dentry *dir) { }
-static inline void np_iso_debugfs(struct dentry *dir) { }
 #endif
 
 /* configfs.c: the administrator's intents */

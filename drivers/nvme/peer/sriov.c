@@ -36,7 +36,6 @@
 /* entries of an Identify NSID list */
 #define NP_NSLIST_MAX		1024
 /* attached namespaces of one secondary controller looked at in one pass */
-#define NP_SRIOV_MAX_ATTACHED	256
 /* Namespace Attachment data: a controller list of at most this many ids */
 #define NP_CTRL_LIST_MAX	2047
 /* the driver_override of a VF no driver may bind yet */
@@ -531,8 +530,14 @@ static int np_sriov_find(struct nvme_peer_ctrl *pctrl, u16 vfn,
 	return i < n ? 0 : -ENODEV;
 }
 
-/* The errno of a Virtualization Management or attachment status. */
-static int np_sriov_errno(int ret)
+/**
+ * np_sriov_errno() - the errno of a Virtualization Management or
+ *	attachment status
+ * @ret: 0, an NVMe status (> 0) or -errno
+ *
+ * Return: 0 or -errno.
+ */
+int np_sriov_errno(int ret)
 {
 	if (ret <= 0)
 		return ret;
@@ -552,7 +557,12 @@ static int np_sriov_errno(int ret)
 	return np_admin_errno(ret);
 }
 
-/*
+/**
+ * np_sriov_attached() - the namespaces attached to a controller
+ * @pctrl: the primary controller
+ * @cntlid: the controller asked about
+ * @att: NP_SRIOV_MAX_ATTACHED entries
+ *
  * The namespaces attached to controller @cntlid, as the subsystem says:
  * every namespace it has allocated (Identify CNS 0x10, page by page) and,
  * for each, the controllers attached to it from @cntlid up (CNS 0x12).
@@ -564,8 +574,7 @@ static int np_sriov_errno(int ret)
  * holds), or np_sriov_identify()'s errors (-EOPNOTSUPP for a controller
  * that refuses either Identify).
  */
-static int np_sriov_attached(struct nvme_peer_ctrl *pctrl, u16 cntlid,
-			     u32 *att)
+int np_sriov_attached(struct nvme_peer_ctrl *pctrl, u16 cntlid, u32 *att)
 {
 	unsigned int i, cnt, n = 0;
 	struct np_ctrl_list *cl;
@@ -870,160 +879,6 @@ out_unlock:
 	mutex_unlock(&np_sriov_lock);
 	return ret;
 }
-
-#if IS_ENABLED(CONFIG_NVME_PEER_FAULT_INJECTION)
-/*
- * The test door (debugfs nvme-peer/sriov, test builds only) until isolated
- * mode has doors of its own.  Reading lists, for every controller with
- * Virtualization Management, its capabilities and secondary controllers.
- * Writing runs one command on controller nvmeCTRL:
- *
- *   enable CTRL NR_VFS            np_sriov_enable()
- *   disable CTRL                  np_sriov_disable()
- *   provision CTRL VFN NSID NVQ NVI
- *   unprovision CTRL VFN NSID
- *   attach|detach CTRL NSID CNTLID   Namespace Attachment
- *   attached CTRL CNTLID          np_sriov_attached(): a mask of NSIDs
- *   virt CTRL ACT RT CNTLID NR    Virtualization Management as given
- *
- * The write fails with the command's errno; sriov_status holds the NVMe
- * status (0 for none) of the last attach, detach or virt, or the mask of
- * the NSIDs below 32 the last attached found.
- */
-#include <linux/debugfs.h>
-#include <linux/seq_file.h>
-
-static u32 np_sriov_status;
-
-static int np_sriov_show(struct seq_file *m, void *v)
-{
-	struct nvme_peer_ctrl *pctrl;
-	struct np_sriov_sec *sec;
-	struct np_sriov_caps caps;
-	unsigned long i = 0;
-	int j, n;
-
-	sec = kcalloc(NP_SRIOV_MAX_SECONDARY, sizeof(*sec), GFP_KERNEL);
-	if (!sec)
-		return -ENOMEM;
-	while ((pctrl = np_ctrl_next(&i))) {
-		if (!np_sriov_caps(pctrl, &caps)) {
-			seq_printf(m, "%s cntlid %u vfs %u/%u vq %u/%u private %u max %u vi %u/%u private %u max %u\n",
-				   pctrl->name, caps.cntlid,
-				   pci_num_vf(pctrl->info.pdev),
-				   caps.total_vfs, caps.vqrfa, caps.vqfrt,
-				   caps.vqprt, caps.vqfrsm, caps.virfa,
-				   caps.vifrt, caps.viprt, caps.vifrsm);
-			n = np_sriov_list(pctrl, sec, NP_SRIOV_MAX_SECONDARY);
-			for (j = 0; j < n; j++)
-				seq_printf(m, "%s sec cntlid %u pcid %u vfn %u %s vq %u vi %u\n",
-					   pctrl->name, sec[j].cntlid,
-					   sec[j].pcid, sec[j].vfn,
-					   sec[j].online ? "online" : "offline",
-					   sec[j].nvq, sec[j].nvi);
-		}
-		nvme_peer_ctrl_put(pctrl);
-	}
-	kfree(sec);
-	return 0;
-}
-
-static int np_sriov_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, np_sriov_show, NULL);
-}
-
-/* sriov_status: the NSIDs below 32 attached to controller @cntlid, a mask */
-static int np_sriov_door_attached(struct nvme_peer_ctrl *pctrl, u16 cntlid)
-{
-	u32 *att, mask = 0;
-	int i, n;
-
-	att = kcalloc(NP_SRIOV_MAX_ATTACHED, sizeof(*att), GFP_KERNEL);
-	if (!att)
-		return -ENOMEM;
-	n = np_sriov_attached(pctrl, cntlid, att);
-	for (i = 0; i < min(n, NP_SRIOV_MAX_ATTACHED); i++)
-		if (att[i] < 32)
-			mask |= BIT(att[i]);
-	kfree(att);
-	np_sriov_status = mask;
-	return min(n, 0);
-}
-
-static int np_sriov_run(struct nvme_peer_ctrl *pctrl, const char *cmd,
-			const u32 *a, int n)
-{
-	u16 cntlid;
-	int ret;
-
-	if (!strcmp(cmd, "enable") && n == 1)
-		return np_sriov_enable(pctrl, a[0]);
-	if (!strcmp(cmd, "disable") && n == 0) {
-		np_sriov_disable(pctrl);
-		return 0;
-	}
-	if (!strcmp(cmd, "provision") && n == 4)
-		return np_sriov_provision(pctrl, a[0], a[1], a[2], a[3],
-					  &cntlid);
-	if (!strcmp(cmd, "unprovision") && n == 2)
-		return np_sriov_unprovision(pctrl, a[0], a[1]);
-	if (!strcmp(cmd, "attached") && n == 1)
-		return np_sriov_door_attached(pctrl, a[0]);
-	if ((!strcmp(cmd, "attach") || !strcmp(cmd, "detach")) && n == 2)
-		ret = np_sriov_ns_attach(pctrl, a[0], a[1], cmd[0] == 'a');
-	else if (!strcmp(cmd, "virt") && n == 4)
-		ret = np_sriov_virt_mgmt(pctrl, a[0], a[1], a[2], a[3]);
-	else
-		return -EINVAL;
-	np_sriov_status = ret > 0 ? ret : 0;
-	return np_sriov_errno(ret);
-}
-
-static ssize_t np_sriov_write(struct file *file, const char __user *ubuf,
-			      size_t len, loff_t *ppos)
-{
-	struct nvme_peer_ctrl *pctrl;
-	char buf[96], cmd[16];
-	u32 ctrl, a[4];
-	int n, ret;
-
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = 0;
-	n = sscanf(buf, "%15s %u %u %u %u %u", cmd, &ctrl, &a[0], &a[1],
-		   &a[2], &a[3]);
-	if (n < 2)
-		return -EINVAL;
-	pctrl = np_ctrl_get_by_instance(ctrl);
-	if (!pctrl)
-		return -ENODEV;
-	ret = np_sriov_run(pctrl, cmd, a, n - 2);
-	nvme_peer_ctrl_put(pctrl);
-	return ret ? ret : len;
-}
-
-static const struct file_operations np_sriov_fops = {
-	.owner = THIS_MODULE,
-	.open = np_sriov_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = np_sriov_write,
-};
-
-/**
- * np_sriov_debugfs() - create the test door in debugfs
- * @dir: nvme-peer's debugfs directory
- */
-void np_sriov_debugfs(struct dentry *dir)
-{
-	debugfs_create_file("sriov", 0600, dir, NULL, &np_sriov_fops);
-	debugfs_create_u32("sriov_status", 0400, dir, &np_sriov_status);
-}
-#endif
 
 #if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
 #include "sriov_kunit.c"
