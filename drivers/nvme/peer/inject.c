@@ -64,6 +64,7 @@
 #include <linux/delay.h>
 #include <linux/fault-inject.h>
 #include <linux/nvme.h>
+#include <linux/pci.h>
 #include <linux/seq_file.h>
 
 #include "nvme-peer.h"
