@@ -8,9 +8,9 @@
  * more): ctrl.c the controller registry, events.c what nvme-pci and the
  * PCI bus report, admin.c the admin commands, core.c reservations, fence.c
  * revocation and the fence every cause shares, file.c and dmabuf.c two of
- * those causes, mem.c placement, mediate.c, medpass.c and guard.c mediated
- * mode, configfs.c the administrator's intents, sysfs.c the state, cdev.c
- * the processes' door.
+ * those causes, mem.c placement, mediate.c, poller.c, medpass.c and
+ * guard.c mediated mode, configfs.c the administrator's intents, sysfs.c
+ * the state, cdev.c the processes' door.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -6,7 +6,7 @@
  * batch; reap the hardware CQ, restore the peer's command id and post to
  * the shadow CQ with the right phase).  Pure computation on memory the
  * caller hands in, like guard.c: the same medpass.c builds into the module
- * (mediate.c runs it from the poller threads) and into the userspace
+ * (poller.c runs it from the poller threads) and into the userspace
  * benchmark (tools/testing/nvme-peer/bench/med-bench), which plays the
  * controller and the peer in other threads.
  *

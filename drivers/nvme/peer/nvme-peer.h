@@ -16,7 +16,7 @@
  *                         may run from the NVMe timeout handler while one
  *                         waits) and the namespace fence never take it
  *   ctrl->scan_lock       nvme core's, around Identify Namespace only
- *   np_med_lock           mutex (mediate.c): the pollers, which queue each
+ *   np_med_lock           mutex (poller.c): the pollers, which queue each
  *                         serves; under it a poller's own lock, held for
  *                         that poller's whole pass
  *   pctrl->state_lock     spinlock: live state, generation, qid bitmap,
@@ -544,7 +544,7 @@ void np_dmabuf_release(struct np_mem *m);
 dma_addr_t np_dmabuf_ctrl_addr(const struct np_dmabuf *d, u64 off);
 bool np_dmabuf_moved(const struct np_mem *m);
 
-/* mediate.c: mediated mode, the poller */
+/* mediate.c: a mediated queue; poller.c: the threads that run them */
 int np_med_validate(const struct nvme_peer_params *p);
 int np_med_alloc(struct nvme_peer_queue *q);
 void np_med_free(struct nvme_peer_queue *q);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite nvme_peer_mediate: the poller's hybrid-polling arithmetic in
- * mediate.c.  Included at the end of mediate.c (the KUnit #include
+ * KUnit suite nvme_peer_poller: the poller's hybrid-polling arithmetic in
+ * poller.c.  Included at the end of poller.c (the KUnit #include
  * pattern), so it tests static functions; it runs when nvme-peer loads.
  * The test kernels lack high-resolution timers, so their pollers never
  * sleep this short: the arithmetic is tested here, the effect measured by
@@ -70,15 +70,15 @@ static void np_test_hybrid_us(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, np_med_hybrid_us(NP_T_US(60), true, hres, 0), 1);
 }
 
-static struct kunit_case nvme_peer_mediate_cases[] = {
+static struct kunit_case nvme_peer_poller_cases[] = {
 	KUNIT_CASE(np_test_wait_avg),
 	KUNIT_CASE(np_test_hybrid_us),
 	{}
 };
 
-static struct kunit_suite nvme_peer_mediate_suite = {
-	.name = "nvme_peer_mediate",
-	.test_cases = nvme_peer_mediate_cases,
+static struct kunit_suite nvme_peer_poller_suite = {
+	.name = "nvme_peer_poller",
+	.test_cases = nvme_peer_poller_cases,
 };
 
-kunit_test_suite(nvme_peer_mediate_suite);
+kunit_test_suite(nvme_peer_poller_suite);
