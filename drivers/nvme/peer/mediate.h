@@ -30,7 +30,6 @@ struct np_med {
 	u16 *free;
 };
 
-
 struct np_med *np_med_take(struct nvme_peer_queue *q);
 
 #endif /* _NVME_PEER_MEDIATE_H */

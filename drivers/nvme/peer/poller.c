@@ -63,7 +63,6 @@
 /* shortest hybrid sleep worth a timer (and its wake-up) */
 #define NP_MED_HYBRID_MIN_NS	(10 * NSEC_PER_USEC)
 
-
 /* One poller thread and the queues it serves. */
 struct np_poller {
 	struct mutex lock;		/* held for a whole pass */
