@@ -450,6 +450,12 @@ void np_iso_exit(void);
 enum nvme_peer_guarantee np_isolated_guarantee(struct pci_dev *vf,
 					       struct pci_dev *peer);
 
+/* attach.c: a process drives an administrator's reservation */
+struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
+				  const char *name, nvme_peer_revoke_fn revoke,
+				  void *priv);
+void np_detach(struct nvme_peer_queue *q);
+
 /* core.c: reservations, how they are built and torn down */
 int np_unguarded_check(enum nvme_peer_mode mode, enum np_owner owner,
 		       bool create);
@@ -459,10 +465,6 @@ struct nvme_peer_queue *np_reserve(struct nvme_peer_ctrl *pctrl,
 				   const struct np_provision *prov);
 void np_release(struct nvme_peer_queue *q, enum nvme_peer_reason reason);
 unsigned int np_free_qids(struct nvme_peer_ctrl *pctrl);
-struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
-				  const char *name, nvme_peer_revoke_fn revoke,
-				  void *priv);
-void np_detach(struct nvme_peer_queue *q);
 void np_queue_snapshot(struct nvme_peer_queue *q, enum np_qstate *state,
 		       enum nvme_peer_reason *reason);
 void np_revoke_locked(struct nvme_peer_queue *q, enum np_qevent ev,
