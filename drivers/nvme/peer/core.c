@@ -483,6 +483,25 @@ static int np_queue_alloc_mem(struct nvme_peer_queue *q,
 	return np_mediated(q) ? np_med_alloc(q) : np_doorbells_map(q);
 }
 
+/*
+ * Fit @q to namespace @nsid: a bound file must live on it, the format
+ * gives the LBA size and the size, and the file's blocks become the
+ * extents.
+ */
+static int np_queue_fit_ns(struct nvme_peer_queue *q, struct nvme_ns *ns,
+			   u32 nsid)
+{
+	int ret = q->bind ? np_bind_on(q->bind, ns->disk) : 0;
+
+	if (!ret)
+		ret = np_ns_format(q->pctrl, ns, nsid, &q->lba_shift,
+				   &q->ns_size);
+	if (!ret && q->bind)
+		ret = np_bind_policy(q->bind, q->lba_shift, q->ns_size,
+				     &q->params.policy);
+	return ret;
+}
+
 /**
  * np_reserve_on() - build a reservation the gate let through
  * @pctrl: the controller whose qid it takes
@@ -525,13 +544,7 @@ static struct nvme_peer_queue *np_reserve_on(struct nvme_peer_ctrl *pctrl,
 		goto out_put_ns;
 	q->bind = bind;			/* the queue's now: freed with it */
 	bind = NULL;
-	ret = q->bind ? np_bind_on(q->bind, ns->disk) : 0;
-	if (!ret)
-		ret = np_ns_format(pctrl, ns, p->nsid, &q->lba_shift,
-				   &q->ns_size);
-	if (!ret && q->bind)
-		ret = np_bind_policy(q->bind, q->lba_shift, q->ns_size,
-				     &q->params.policy);
+	ret = np_queue_fit_ns(q, ns, p->nsid);
 	if (!ret)
 		ret = np_queue_alloc_mem(q, p, true);
 	if (ret)
