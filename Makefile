@@ -3,10 +3,14 @@
 # nvme-peer: build, test and demo.  See README.md.
 #
 #   make            build the modules (production: no KUnit suites, no fault
-#                   injection) and the selftests against the test kernel, and
-#                   tools/nvme-peer/nvme-peer, the administrator's command
+#                   injection) against the running kernel's tree if it has
+#                   the nvme-pci hook (else it says what to do), the
+#                   selftests, and tools/nvme-peer/nvme-peer, the
+#                   administrator's command
 #   make NP_TESTS=y the same with the KUnit suites and fault injection built
-#                   into nvme-peer.ko (what make check and its VMs use)
+#                   into nvme-peer.ko, against the test kernel
+#                   scripts/build-kernel builds and caches (what make check
+#                   and its VMs use)
 #   make check      the single gate: sparse, checkpatch, KUnit and kselftests in
 #                   QEMU; prints "N passed, N failed, N skipped"
 #   make demo       boot the two-ctrl topology and tell a peer queue's story
@@ -31,6 +35,25 @@ KCONFIG ?= test
 # install and uninstall are for the running kernel (or KDIR=)
 ifneq ($(filter install uninstall,$(MAKECMDGOALS)),)
 KDIR ?= /lib/modules/$(shell uname -r)/build
+endif
+# The production module (plain make, make modules) is built against the
+# running kernel's tree when it has the nvme-pci hook (patches/): no test
+# kernel is built for it.  Without one it says what to do and stops.  The
+# tests (NP_TESTS=y), make kernel and KCONFIG= take the kernel
+# scripts/build-kernel builds (debug options on, cached).
+NP_RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
+NP_HOOK := include/linux/nvme-pci-peer.h
+ifeq ($(NP_TESTS)$(filter kernel,$(MAKECMDGOALS))$(origin KCONFIG),file)
+ifneq ($(filter-out clean sparse checkpatch,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(wildcard $(NP_RUNNING_KDIR)/$(NP_HOOK)),)
+KDIR ?= $(NP_RUNNING_KDIR)
+else
+KDIR ?= $(error nvme-peer: the running kernel $(shell uname -r) has no nvme-pci hook \
+	($(NP_HOOK) is not in $(NP_RUNNING_KDIR)): build against a kernel tree \
+	with patches/<version>/ applied (KDIR=<tree>), or against the test \
+	kernel: make NP_TESTS=y, or make kernel then KDIR=<its tree>)
+endif
+endif
 endif
 # make clean alone builds no kernel: it takes the cached tree, or none
 KDIR ?= $(shell $(CURDIR)/scripts/build-kernel \

@@ -624,6 +624,6 @@ void np_cfs_exit(void)
 }
 
 #if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
-#include "configfs_kunit.c"
+#include "tests/configfs_kunit.c"
 #endif
 

@@ -793,5 +793,5 @@ void np_release(struct nvme_peer_queue *q, enum nvme_peer_reason reason)
 }
 
 #if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
-#include "core_kunit.c"
+#include "tests/core_kunit.c"
 #endif

@@ -647,5 +647,5 @@ void np_dmabuf_release(struct np_mem *m)
 }
 
 #if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
-#include "dmabuf_kunit.c"
+#include "tests/dmabuf_kunit.c"
 #endif

@@ -655,5 +655,5 @@ void np_fence_exit(void)
 }
 
 #if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
-#include "fence_kunit.c"
+#include "tests/fence_kunit.c"
 #endif

@@ -726,5 +726,5 @@ const struct attribute_group np_bind_attr_group = {
 };
 
 #if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
-#include "file_kunit.c"
+#include "tests/file_kunit.c"
 #endif

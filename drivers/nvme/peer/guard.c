@@ -748,5 +748,5 @@ u32 np_guard_prp_list_len(const struct np_policy *p, const void *sqe)
 
 /* The KUnit suite; guard.c is also built in user space (tools/testing/nvme-peer/bench). */
 #ifdef CONFIG_NVME_PEER_KUNIT_TEST
-#include "guard_kunit.c"
+#include "tests/guard_kunit.c"
 #endif

@@ -430,5 +430,5 @@ enum nvme_peer_guarantee np_guarantee(struct nvme_peer_queue *q)
 }
 
 #if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
-#include "mem_kunit.c"
+#include "tests/mem_kunit.c"
 #endif

@@ -671,5 +671,5 @@ void np_med_exit(void)
 }
 
 #if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
-#include "poller_kunit.c"
+#include "tests/poller_kunit.c"
 #endif

@@ -881,5 +881,5 @@ out_unlock:
 }
 
 #if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
-#include "sriov_kunit.c"
+#include "tests/sriov_kunit.c"
 #endif

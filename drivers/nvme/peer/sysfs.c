@@ -391,5 +391,5 @@ void np_sysfs_queue_release(struct nvme_peer_queue *q)
 }
 
 #if IS_ENABLED(CONFIG_NVME_PEER_KUNIT_TEST)
-#include "sysfs_kunit.c"
+#include "tests/sysfs_kunit.c"
 #endif
