@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvme-peer, the administrator's command: save (atomic: temp file,
+ * fsync, rename) and restore (checked first).
+ */
+#include "nvme-peer.h"
+
+/* ---- save -------------------------------------------------------------- */
+
+/* The temporary file of a save under way: a signal removes it */
+static char np_save_tmp[PATH_MAX];
+static const int np_save_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGXFSZ };
+
+static void np_save_signal(int sig)
+{
+	if (np_save_tmp[0])
+		unlink(np_save_tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);	/* blocked until this handler returns, then fatal */
+}
+
+/* np_save_signal() on, or (@on 0) the caller's dispositions back */
+static void np_save_catch(int on)
+{
+	static struct sigaction old[ARRAY_SIZE(np_save_sigs)];
+	struct sigaction sa = { .sa_handler = np_save_signal };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(np_save_sigs); i++) {
+		if (!on) {
+			sigaction(np_save_sigs[i], &old[i], NULL);
+			continue;
+		}
+		sigaction(np_save_sigs[i], NULL, &old[i]);
+		/* a signal the caller ignores stays ignored */
+		if (old[i].sa_handler != SIG_IGN)
+			sigaction(np_save_sigs[i], &sa, NULL);
+	}
+}
+
+/* The save file's text; 0, or -1 with errno set (a write failed) */
+static int np_save_print(FILE *f, const struct np_list *l)
+{
+	time_t now = time(NULL);
+	char stamp[64];
+	int i, k;
+
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	fprintf(f, NP_FORMAT_TAG "%d, %s: %d reservation%s\n", NP_FORMAT,
+		stamp, l->n, l->n == 1 ? "" : "s");
+	fprintf(f, "# CTRL/NAME KEY=VALUE... (defaults left out; enable last)\n");
+	for (i = 0; i < l->n; i++) {
+		const struct np_entry *e = &l->v[i];
+
+		fprintf(f, "%s/%s", e->ctrl, e->name);
+		/* an empty value is the default where one is valid */
+		for (k = 0; k < NP_KEY_enable; k++)
+			if (e->val[k][0] && strcmp(e->val[k], np_cfs_keys[k].def))
+				fprintf(f, " %s=%s", np_cfs_keys[k].name,
+					e->val[k]);
+		fprintf(f, " enable=%s\n", e->val[NP_KEY_enable]);
+	}
+	if (fflush(f) || ferror(f)) {
+		if (!errno)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * @file replaced whole or not at all, as nvmetcli saves: the text goes to
+ * a temporary file next to it (mode 0600), which is synced and renamed
+ * over @file, and then the directory is synced.  A failure or a fatal
+ * signal at any point leaves @file as it was (a SIGKILL leaves the
+ * temporary file too, FILE.tmp.XXXXXX).  A symbolic link is followed: its
+ * target is replaced.
+ */
+static int np_save_file(const char *file, const struct np_list *l)
+{
+	char *real = realpath(file, NULL), dir[PATH_MAX];
+	const char *path = real ? real : file;
+	const char *step = "create a temporary file";
+	FILE *f = NULL;
+	int fd, dfd, err = 0;
+
+	if (snprintf(np_save_tmp, sizeof(np_save_tmp), "%s.tmp.XXXXXX",
+		     path) >= (int)sizeof(np_save_tmp)) {
+		np_save_tmp[0] = '\0';
+		free(real);
+		return np_fail(ENAMETOOLONG, "save: %s", file);
+	}
+	np_save_catch(1);
+	fd = mkstemp(np_save_tmp);
+	if (fd < 0) {
+		err = errno;
+		np_save_tmp[0] = '\0';
+		goto out;
+	}
+	step = "write";
+	f = fchmod(fd, 0600) ? NULL : fdopen(fd, "w");
+	if (!f || np_save_print(f, l)) {
+		err = errno;
+		goto out;
+	}
+	step = "fsync";
+	if (fsync(fd)) {
+		err = errno;
+		goto out;
+	}
+	step = "close";
+	err = fclose(f) ? errno : 0;
+	f = NULL;
+	fd = -1;
+	if (err)
+		goto out;
+	step = "rename";
+	if (rename(np_save_tmp, path)) {
+		err = errno;
+		goto out;
+	}
+	np_save_tmp[0] = '\0';
+	/* the rename is durable once the directory is */
+	step = "fsync of its directory";
+	np_copy(dir, sizeof(dir), path);
+	dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY);
+	if (dfd < 0 || fsync(dfd))
+		err = errno;
+	if (dfd >= 0)
+		close(dfd);
+out:
+	if (f)
+		fclose(f);
+	else if (fd >= 0)
+		close(fd);
+	if (np_save_tmp[0])
+		unlink(np_save_tmp);
+	np_save_tmp[0] = '\0';
+	np_save_catch(0);
+	free(real);
+	if (err)
+		return np_fail(err, "save: %s: %s", file, step);
+	return NP_EXIT_OK;
+}
+
+int np_cmd_save(int argc, char **argv)
+{
+	struct np_list l = { 0 };
+	char why[512];
+	int i, k, ret = NP_EXIT_OK;
+
+	if (argc > 1) {
+		np_err("save: usage: nvme-peer save [FILE]");
+		return NP_EXIT_USAGE;
+	}
+	ret = np_need_root();
+	if (ret)
+		return ret;
+	np_scan_cfg(&l);
+	/* check first: a file that restore would refuse is not written */
+	for (i = 0; i < l.n; i++) {
+		for (k = 0; k < NP_NKEYS; k++) {
+			if (!l.v[i].val[k]) {
+				np_err("save: %s/%s: %s: unreadable",
+				       l.v[i].ctrl, l.v[i].name,
+				       np_cfs_keys[k].name);
+				ret = NP_EXIT_FAIL;
+			} else if (np_valid_value(k, l.v[i].val[k], why,
+						  sizeof(why))) {
+				np_err("save: %s/%s: %s", l.v[i].ctrl,
+				       l.v[i].name, why);
+				ret = NP_EXIT_FAIL;
+			}
+		}
+	}
+	if (ret)
+		goto out;
+	if (argc && strcmp(argv[0], "-"))
+		ret = np_save_file(argv[0], &l);
+	else if (np_save_print(stdout, &l))
+		ret = np_fail(errno, "save: stdout");
+out:
+	np_list_free(&l);
+	return ret;
+}
+
+/* ---- restore ----------------------------------------------------------- */
+
+struct np_conf {
+	struct np_spec *v;
+	int n;
+};
+
+static void np_file_err(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* One line (no newline) into @conf; the number of errors said */
+static int np_parse_line(char *s, const char *file, int line,
+			 struct np_conf *conf)
+{
+	struct np_spec *spec;
+	char *word, *save, why[600], dir[PATH_MAX];
+	struct stat st;
+	int i, errs = 0;
+
+	for (i = 0; s[i]; i++) {
+		if (iscntrl((unsigned char)s[i]) && s[i] != '\t') {
+			np_file_err(file, line,
+				    "control character 0x%02x at column %d",
+				    (unsigned char)s[i], i + 1);
+			return 1;
+		}
+	}
+	word = strtok_r(s, " \t", &save);
+	if (!word || word[0] == '#')
+		return 0;
+	if (!(conf->n % 16)) {
+		conf->v = realloc(conf->v, (conf->n + 16) * sizeof(*conf->v));
+		if (!conf->v) {
+			np_err("out of memory");
+			exit(NP_EXIT_FAIL);
+		}
+	}
+	spec = &conf->v[conf->n];
+	memset(spec, 0, sizeof(*spec));
+	spec->line = line;
+	if (np_parse_name(word, spec->ctrl, spec->name, why, sizeof(why))) {
+		np_file_err(file, line, "%s", why);
+		return 1;
+	}
+	while ((word = strtok_r(NULL, " \t", &save)) && word[0] != '#') {
+		if (np_spec_word(spec, word, why, sizeof(why))) {
+			np_file_err(file, line, "%s/%s: %s", spec->ctrl,
+				    spec->name, why);
+			errs++;
+		}
+	}
+	if (!errs && np_spec_check(spec, 1, why, sizeof(why))) {
+		np_file_err(file, line, "%s/%s: %s", spec->ctrl, spec->name,
+			    why);
+		errs++;
+	}
+	for (i = 0; i < conf->n; i++) {
+		if (!strcmp(conf->v[i].ctrl, spec->ctrl) &&
+		    !strcmp(conf->v[i].name, spec->name)) {
+			np_file_err(file, line, "%s/%s: duplicate name (line %d)",
+				    spec->ctrl, spec->name, conf->v[i].line);
+			errs++;
+		}
+	}
+	np_path(dir, sizeof(dir), np_cfg_root(), spec->ctrl, spec->name, NULL);
+	if (!lstat(dir, &st)) {
+		np_file_err(file, line, "%s/%s: exists already (delete it first)",
+			    spec->ctrl, spec->name);
+		errs++;
+	}
+	if (errs)
+		np_spec_free(spec);
+	else
+		conf->n++;
+	return errs;
+}
+
+/*
+ * A format line (NP_FORMAT_TAG N...): 1 if @s is one this nvme-peer reads,
+ * 0 if @s is another comment, -1 with the error said
+ */
+static int np_format_line(const char *s, const char *file, int line)
+{
+	unsigned long long v;
+	char num[24];
+	size_t n;
+
+	if (strncmp(s, NP_FORMAT_TAG, strlen(NP_FORMAT_TAG)))
+		return 0;
+	s += strlen(NP_FORMAT_TAG);
+	n = strspn(s, "0123456789");
+	snprintf(num, sizeof(num), "%.*s", (int)(n < 23 ? n : 23), s);
+	if (!n || n > 9 || (s[n] && !strchr(", \t", s[n])) ||
+	    np_parse_num(num, 1000000000, &v)) {
+		np_file_err(file, line, "format line: '%.*s' is not a format number",
+			    (int)strcspn(s, ", \t"), s);
+		return -1;
+	}
+	if (v != NP_FORMAT) {
+		np_file_err(file, line,
+			    "save file format %llu; this nvme-peer (%s) reads format %d%s",
+			    v, NP_VERSION, NP_FORMAT,
+			    v > NP_FORMAT ? ": written by a newer nvme-peer" : "");
+		return -1;
+	}
+	return 1;
+}
+
+/*
+ * The whole file into @conf: the number of errors, each said.  A read
+ * error or running out of memory is an error, not the end of the file.
+ * *@format: whether a format line was seen.
+ */
+static int np_parse_file(FILE *f, const char *file, struct np_conf *conf,
+			 int *format)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int line = 0, errs = 0, r;
+
+	*format = 0;
+	for (;;) {
+		errno = 0;
+		len = getline(&buf, &cap, f);
+		if (len < 0)
+			break;
+		line++;
+		if (len && buf[len - 1] == '\n')
+			buf[--len] = '\0';
+		if (len && buf[len - 1] == '\r')
+			buf[--len] = '\0';
+		if (len > NP_LINE_MAX) {
+			np_file_err(file, line,
+				    "line longer than %d characters (%zd)",
+				    NP_LINE_MAX, len);
+			errs++;
+			continue;
+		}
+		if (strlen(buf) != (size_t)len) {
+			np_file_err(file, line, "NUL character");
+			errs++;
+			continue;
+		}
+		r = np_format_line(buf, file, line);
+		if (r) {
+			errs += r < 0;
+			*format = 1;
+			continue;
+		}
+		errs += np_parse_line(buf, file, line, conf);
+	}
+	/* getline() returns -1 at the end, on a read error and without memory */
+	if (ferror(f) || !feof(f)) {
+		np_file_err(file, line + 1, "cannot read: %s",
+			    strerror(errno ? errno : EIO));
+		errs++;
+	}
+	free(buf);
+	return errs;
+}
+
+int np_cmd_restore(int argc, char **argv)
+{
+	struct np_conf conf = { 0 };
+	struct np_made *made;
+	const char *file = "<stdin>";
+	char where[PATH_MAX + 32];
+	int check = 0, i, errs, format, ret = NP_EXIT_OK;
+	FILE *f = stdin;
+
+	if (argc && !strcmp(argv[0], "--check"))
+		check = 1, argc--, argv++;
+	if (argc > 1) {
+		np_err("restore: usage: nvme-peer restore [--check] [FILE]");
+		return NP_EXIT_USAGE;
+	}
+	/* --check works without the module: nothing exists then */
+	ret = check ? 0 : np_need_root();
+	if (ret)
+		return ret;
+	if (argc && strcmp(argv[0], "-")) {
+		file = argv[0];
+		f = fopen(file, "r");
+		if (!f)
+			return np_fail(errno, "restore: %s", file) ==
+			       NP_EXIT_PERM ? NP_EXIT_PERM : NP_EXIT_FILE;
+	}
+	errs = np_parse_file(f, file, &conf, &format);
+	if (f != stdin)
+		fclose(f);
+	if (errs) {
+		np_err("restore: %s: %d error%s: nothing created", file, errs,
+		       errs == 1 ? "" : "s");
+		ret = NP_EXIT_FILE;
+		goto out;
+	}
+	if (check) {
+		printf("%s: %d reservation%s, valid (format %d%s)\n", file,
+		       conf.n, conf.n == 1 ? "" : "s", NP_FORMAT,
+		       format ? "" : ": no format line");
+		goto out;
+	}
+	made = np_alloc((conf.n + 1) * sizeof(*made));
+	for (i = 0; i < conf.n; i++) {
+		snprintf(where, sizeof(where), "%s:%d: ", file,
+			 conf.v[i].line);
+		ret = np_create(&conf.v[i], where, &made[i]);
+		if (ret)
+			break;
+	}
+	if (ret) {
+		/* np_create() undid its own; undo the ones before it */
+		while (i--)
+			np_undo(&made[i]);
+		np_err("restore: %s: nothing created", file);
+	}
+	free(made);
+out:
+	for (i = 0; i < conf.n; i++)
+		np_spec_free(&conf.v[i]);
+	free(conf.v);
+	return ret;
+}
+
