@@ -164,30 +164,43 @@ static int np_uevent_read(int fd)
 	}
 }
 
-int np_cmd_watch(int argc, char **argv)
+/* watch's options, each 0 when not given: 0 or NP_EXIT_USAGE, said */
+static int np_watch_args(int argc, char **argv, unsigned long long *count,
+			 unsigned long long *timeout,
+			 unsigned long long *interval)
 {
-	struct np_list old = { 0 }, now = { 0 };
-	unsigned long long count = 0, timeout = 0, interval = 0, x;
-	unsigned long long seen = 0;
-	struct pollfd pfd[2];
-	int i, stop = 0, wait;
-	double end, next;
-	sigset_t sigs;
+	unsigned long long x;
+	int i;
 
 	for (i = 0; i < argc; i++) {
 		unsigned long long *opt = !strcmp(argv[i], "--count") ?
-			&count : !strcmp(argv[i], "--timeout") ? &timeout :
-			!strcmp(argv[i], "--interval") ? &interval : NULL;
+			count : !strcmp(argv[i], "--timeout") ? timeout :
+			!strcmp(argv[i], "--interval") ? interval : NULL;
 
 		if (!opt || i + 1 == argc ||
 		    np_parse_num(argv[i + 1], UINT32_MAX, &x) ||
-		    (opt == &interval && !x)) {
+		    (opt == interval && !x)) {
 			np_err("watch: usage: nvme-peer watch [--json] [--count N] [--timeout SEC] [--interval MS]");
 			return NP_EXIT_USAGE;
 		}
 		*opt = x;
 		i++;
 	}
+	return 0;
+}
+
+int np_cmd_watch(int argc, char **argv)
+{
+	struct np_list old = { 0 }, now = { 0 };
+	unsigned long long count = 0, timeout = 0, interval = 0;
+	unsigned long long seen = 0;
+	struct pollfd pfd[2];
+	int stop = 0, wait;
+	double end, next;
+	sigset_t sigs;
+
+	if (np_watch_args(argc, argv, &count, &timeout, &interval))
+		return NP_EXIT_USAGE;
 	/* SIGINT and SIGTERM end the wait: read from a signalfd */
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
