@@ -4,11 +4,11 @@
 #
 #   make            build the modules (production: no KUnit suites, no fault
 #                   injection) against the running kernel's tree if it has
-#                   the nvme-pci hook (else it says what to do), the
-#                   selftests, and tools/nvme-peer/nvme-peer, the
-#                   administrator's command
+#                   the nvme-pci hook (else it says what to do), and
+#                   tools/nvme-peer/nvme-peer, the administrator's command
 #   make NP_TESTS=y the same with the KUnit suites and fault injection built
-#                   into nvme-peer.ko, against the test kernel
+#                   into nvme-peer.ko, and the selftests, against the test
+#                   kernel
 #                   scripts/build-kernel builds and caches (what make check
 #                   and its VMs use)
 #   make check      the single gate: sparse, checkpatch, KUnit and kselftests in
@@ -63,7 +63,9 @@ SELFTESTS := tools/testing/selftests/nvme-peer
 .PHONY: all modules selftests tool sparse checkpatch check demo bench soak clean \
 	kernel install uninstall
 
-all: modules selftests tool
+# the selftests need a kernel source tree (kselftest_harness.h): the test
+# kernel's, with NP_TESTS=y; make selftests KDIR= builds them otherwise
+all: modules tool $(if $(NP_TESTS),selftests)
 
 kernel:
 	@$(CURDIR)/scripts/build-kernel $(KCONFIG)
