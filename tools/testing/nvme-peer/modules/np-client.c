@@ -21,7 +21,8 @@
  *            user and binds (its blocks become the extents).  The revoke
  *            callback only counts: it never stops anything
  *   status   read: one line per reservation
- *            "qid=Q ctrl=C state=active|revoked reason=R callbacks=N"
+ *            "qid=Q ctrl=C state=active|revoked reason=R callbacks=N
+ *            mode=mediated|direct"
  *   release  write "QID" or "all"
  *   io       write "QID r|w|f SLBA NLB SEED": a read, write or flush of
  *            NLB (1-based) blocks through the data buffer; a write first
@@ -321,10 +322,11 @@ static int status_show(struct seq_file *m, void *v)
 		if (!h)
 			continue;
 		active = nvme_peer_query(h->q, &a) == 0;
-		seq_printf(m, "qid=%u ctrl=%s state=%s reason=%s callbacks=%d\n",
+		seq_printf(m, "qid=%u ctrl=%s state=%s reason=%s callbacks=%d mode=%s\n",
 			   a.qid, h->ctrl, active ? "active" : "revoked",
 			   npc_reasons[nvme_peer_revoked(h->q)],
-			   atomic_read(&h->callbacks));
+			   atomic_read(&h->callbacks),
+			   a.mode == NVME_PEER_MODE_MEDIATED ? "mediated" : "direct");
 	}
 	mutex_unlock(&npc_lock);
 	return 0;

@@ -672,22 +672,24 @@ static int act_kill(struct np_worker *w)
  * A random line of np-client's status: its qid, and whether it is active
  * or gone with its controller; -1 if none.
  */
-static int np_client_pick(struct np_worker *w, bool *active, bool *removed)
+static int np_client_pick(struct np_worker *w, bool *active, bool *removed,
+			  bool *direct)
 {
-	char buf[8192], *l, *save, st[16], why[16];
-	int qid[64], act[64], rm[64], n = 0, q, cb, i;
+	char buf[8192], *l, *save, st[16], why[16], mode[16];
+	int qid[64], act[64], rm[64], dir[64], n = 0, q, cb, i;
 
 	if (np_read(NP_DBG_CLIENT "/status", buf, sizeof(buf)))
 		return -1;
 	for (l = strtok_r(buf, "\n", &save); l && n < 64;
 	     l = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(l, "qid=%d %*s state=%15s reason=%15s callbacks=%d",
-			   &q, st, why, &cb) != 4)
+		if (sscanf(l, "qid=%d %*s state=%15s reason=%15s callbacks=%d mode=%15s",
+			   &q, st, why, &cb, mode) != 5)
 			continue;
 		if (cb > 1)
 			violation(w, "np-client %s", l);
 		qid[n] = q;
 		rm[n] = !strcmp(why, "removed");
+		dir[n] = !strcmp(mode, "direct");
 		act[n++] = !strcmp(st, "active");
 	}
 	if (!n)
@@ -695,6 +697,7 @@ static int np_client_pick(struct np_worker *w, bool *active, bool *removed)
 	i = np_rand(w, n);
 	*active = act[i];
 	*removed = rm[i];
+	*direct = dir[i];
 	return qid[i];
 }
 
@@ -702,7 +705,7 @@ static int act_client(struct np_worker *w)
 {
 	static const char * const sq[] = { "host", "cmb" };
 	int c = np_pick_ctrl(w), what = np_rand(w, 3), qid, ret;
-	bool active, removed;
+	bool active, removed, direct;
 
 	if (what == 0) {
 		ret = np_write(NP_DBG_CLIENT "/reserve",
@@ -712,7 +715,7 @@ static int act_client(struct np_worker *w)
 		wlog(w, "client reserve %s = %d", np_cname(c), ret);
 		return ret;
 	}
-	qid = np_client_pick(w, &active, &removed);
+	qid = np_client_pick(w, &active, &removed, &direct);
 	if (qid < 0)
 		return -ENOENT;
 	if (what == 1 || np_removals) {
@@ -726,7 +729,15 @@ static int act_client(struct np_worker *w)
 		wlog(w, "client io q%d = %d", qid, ret);
 		return ret;
 	}
-	if (removed)
+	/*
+	 * A direct queue's driver that rings after its revoke callback
+	 * reaches the controller until the fence's proof (the Delete, or the
+	 * reset of a namespace fence, which sends no Delete): the API makes
+	 * the driver stop, nvme-peer cannot.  It promises that for mediated
+	 * queues (the poller forwards nothing after the revocation) and for
+	 * processes (their mappings go): a stale read only there.
+	 */
+	if (removed || direct)
 		return -ENODEV;
 	{
 		unsigned long long lba = NP_STALE_LBA + 0x8000 + (w->id << 11) +
