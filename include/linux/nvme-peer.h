@@ -21,6 +21,7 @@ struct nvme_ctrl;
 struct pci_dev;
 struct nvme_peer_ctrl;
 struct nvme_peer_queue;
+struct nvme_peer_window;
 
 /*
  * The constants and types a driver shares with user space (placements,
@@ -33,11 +34,11 @@ struct nvme_peer_queue;
 #define NVME_PEER_MAX_MEDIATED_DEPTH	1024
 
 /**
- * struct nvme_peer_window - controller-visible DMA addresses data may use
+ * struct nvme_peer_data_window - controller-visible DMA addresses data may use
  * @addr: first address, as the controller sees it
  * @len: bytes
  */
-struct nvme_peer_window {
+struct nvme_peer_data_window {
 	u64 addr;
 	u64 len;
 };
@@ -63,7 +64,7 @@ struct nvme_peer_policy {
 	u32 opcodes;
 	const struct nvme_peer_extent *extents;
 	u32 nr_extents;
-	const struct nvme_peer_window *windows;
+	const struct nvme_peer_data_window *windows;
 	u32 nr_windows;
 	u32 max_nlb;
 };
@@ -230,5 +231,69 @@ struct nvme_peer_queue *nvme_peer_reserve(struct nvme_peer_ctrl *pctrl,
 int nvme_peer_query(struct nvme_peer_queue *q, struct nvme_peer_addrs *addrs);
 enum nvme_peer_reason nvme_peer_revoked(struct nvme_peer_queue *q);
 void nvme_peer_release(struct nvme_peer_queue *q);
+
+/**
+ * typedef nvme_peer_window_revoke_fn - a window was revoked
+ * @w: the window
+ * @reason: why
+ * @priv: &nvme_peer_window_params.priv
+ *
+ * Called once, from the event that revoked it (which may be the NVMe
+ * timeout handler: do not sleep for long, do not call back into
+ * nvme-peer).  The peer device must stop reading the window's bus
+ * addresses before this returns: they are unmapped right after.  Never
+ * called once nvme_peer_window_put() has returned.
+ */
+typedef void (*nvme_peer_window_revoke_fn)(struct nvme_peer_window *w,
+					   enum nvme_peer_reason reason,
+					   void *priv);
+
+/**
+ * struct nvme_peer_window_params - what to read through a window
+ * @nsid: the namespace; the controller's window provider must show it
+ *	(configfs nvme-peer/nvmeX/pmr_nsid)
+ * @extents: LBA ranges of @nsid; NULL with @nr_extents 0: the whole
+ *	namespace.  The window shows the pages wholly inside them
+ * @nr_extents: number of @extents, at most %NVME_PEER_MAX_EXTENTS
+ * @file: instead of @extents, a file range on @nsid whose written blocks
+ *	become the extents (&nvme_peer_file: @file.access READ only), held
+ *	by a layout lease whose break revokes the window
+ * @peer: the device that reads the window, or NULL for the CPU; it gets
+ *	bus addresses mapped for it, read only where an IOMMU translates it
+ * @revoke: called once on revocation; may be NULL
+ * @priv: passed to @revoke
+ */
+struct nvme_peer_window_params {
+	u32 nsid;
+	const struct nvme_peer_extent *extents;
+	u32 nr_extents;
+	struct nvme_peer_file file;
+	struct pci_dev *peer;
+	nvme_peer_window_revoke_fn revoke;
+	void *priv;
+};
+
+/**
+ * struct nvme_peer_window_seg - a piece of a window as the peer sees it
+ * @view_off: its offset in the window's view: the namespace's byte
+ *	offset (LBA x LBA size), or the offset in the bound file range
+ * @len: bytes, a page multiple
+ * @bus_addr: where the peer reads it (0 for the CPU)
+ * @phys: CPU physical address (the provider's BAR)
+ */
+struct nvme_peer_window_seg {
+	u64 view_off;
+	u64 len;
+	dma_addr_t bus_addr;
+	phys_addr_t phys;
+};
+
+struct nvme_peer_window *
+nvme_peer_window_get(struct nvme_peer_ctrl *pctrl,
+		     const struct nvme_peer_window_params *p);
+int nvme_peer_window_segs(struct nvme_peer_window *w,
+			  struct nvme_peer_window_seg *segs, u32 max);
+enum nvme_peer_reason nvme_peer_window_revoked(struct nvme_peer_window *w);
+void nvme_peer_window_put(struct nvme_peer_window *w);
 
 #endif /* _LINUX_NVME_PEER_H */

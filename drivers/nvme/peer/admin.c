@@ -487,6 +487,37 @@ bool np_ctrl_has_ns(struct nvme_peer_ctrl *pctrl, u32 nsid)
 	return ns;
 }
 
+/**
+ * np_ns_geometry() - a namespace's LBA size and size, as a window needs
+ * @pctrl: the controller, its lock held (an admin command)
+ * @nsid: the namespace
+ * @b: a file binding whose file must live on it, or NULL
+ * @lba_shift: log2 of its LBA size
+ * @nsze: its size in LBAs
+ *
+ * Return: 0; -ENOENT (nvme-core shows no such namespace), -EXDEV (@b's
+ * file lives elsewhere), -EOPNOTSUPP
+ * (LBAs carry metadata: a provider shows data only), -EAGAIN (its format
+ * is changing, see np_ns_format()), or an admin command's error.
+ */
+int np_ns_geometry(struct nvme_peer_ctrl *pctrl, u32 nsid, struct np_bind *b,
+		   u32 *lba_shift, u64 *nsze)
+{
+	struct nvme_ns *ns;
+	int ret;
+
+	lockdep_assert_held(&pctrl->lock);
+	ns = nvme_find_get_ns(pctrl->ctrl, nsid);
+	if (!ns)
+		return -ENOENT;
+	ret = b ? np_bind_on(b, ns->disk) : 0;
+	if (!ret)
+		ret = np_ns_ms(ns) ? -EOPNOTSUPP :
+				     np_ns_format(pctrl, ns, nsid, lba_shift, nsze);
+	nvme_put_ns(ns);
+	return ret;
+}
+
 /* The controller's CNTLID, from nvme-core's Identify. */
 u16 np_ctrl_cntlid(struct nvme_peer_ctrl *pctrl)
 {

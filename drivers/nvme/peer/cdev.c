@@ -8,8 +8,9 @@
  * later reservation's memory.  See
  * include/uapi/linux/nvme_peer.h and Documentation/nvme/peer-queues.rst.
  *
- * Each file gets its own 4 GiB window of mmap offsets (id << 32), so a
- * revocation zaps exactly that file's mappings with unmap_mapping_range().
+ * Each file gets its own 1 TiB of mmap offsets (id << 40), so a
+ * revocation zaps exactly that file's mappings with unmap_mapping_range();
+ * a window's view (cdev_window.c) starts there.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,48 +31,38 @@
 #include <linux/uaccess.h>
 #include <uapi/linux/nvme_peer.h>
 
-#include "nvme-peer.h"
+#include "cdev.h"
 
-#define NP_REGION_SHIFT		28
-#define NP_FILE_SHIFT		32
 enum { NP_REGION_SQ, NP_REGION_CQ, NP_REGION_DATA, NP_REGION_DB };
 
 static DEFINE_IDA(np_file_ida);
-
-struct np_file {
-	struct mutex lock;		/* serialises reserve/attach/release */
-	/*
-	 * Guards @q for faults, mmap, poll, query and ring, and orders them
-	 * against revocation: the revoke callback takes it for writing.
-	 */
-	struct rw_semaphore map_lock;
-	struct nvme_peer_queue *q;
-	struct nvme_peer_ctrl *pctrl;
-	bool attached;			/* to an administrator's reservation */
-	bool spent;			/* held one: no second reservation */
-	bool revoked;
-	struct address_space *mapping;
-	wait_queue_head_t wait;
-	u64 base;			/* mmap offset window */
-	int id;
-};
 
 static void np_file_zap(struct np_file *f)
 {
 	unmap_mapping_range(f->mapping, f->base, 1ULL << NP_FILE_SHIFT, 1);
 }
 
-/* The owner callback: runs once; may run from the NVMe timeout handler. */
-static void np_file_revoke(struct nvme_peer_queue *q,
-			   enum nvme_peer_reason reason, void *priv)
+/**
+ * np_file_revoked() - what a revocation does to an open file
+ * @f: the file whose queue or window was revoked
+ *
+ * Every mapping is zapped before this returns (a fault after it gets
+ * SIGBUS), poll() wakes with POLLERR.
+ */
+void np_file_revoked(struct np_file *f)
 {
-	struct np_file *f = priv;
-
 	down_write(&f->map_lock);
 	f->revoked = true;
 	np_file_zap(f);
 	up_write(&f->map_lock);
 	wake_up_all(&f->wait);
+}
+
+/* The owner callback: runs once; may run from the NVMe timeout handler. */
+static void np_file_revoke(struct nvme_peer_queue *q,
+			   enum nvme_peer_reason reason, void *priv)
+{
+	np_file_revoked(priv);
 }
 
 static int np_file_open(struct inode *inode, struct file *file)
@@ -95,17 +86,25 @@ static int np_file_open(struct inode *inode, struct file *file)
 }
 
 /* Give the reservation back: released if reserved, detached if attached. */
-static void np_file_drop(struct np_file *f)
+void np_file_drop(struct np_file *f)
 {
+	struct nvme_peer_window *w;
 	struct nvme_peer_queue *q;
 
 	lockdep_assert_held(&f->lock);
 	down_write(&f->map_lock);
 	q = f->q;
 	f->q = NULL;
+	w = f->w;
+	f->w = NULL;
 	f->revoked = false;
 	np_file_zap(f);
 	up_write(&f->map_lock);
+	if (w) {
+		nvme_peer_window_put(w);
+		nvme_peer_ctrl_put(f->pctrl);
+		f->pctrl = NULL;
+	}
 	if (!q)
 		return;
 	if (f->attached)
@@ -145,8 +144,8 @@ static void np_file_set(struct np_file *f, struct nvme_peer_queue *q,
  * built it with, at least @ver0 (-EINVAL), the struct's NVME_PEER_*_SIZE_VER0;
  * copy_struct_from_user() rules past that.  *usize receives it.
  */
-static int np_copy_arg(void *dst, size_t ksize, size_t ver0,
-		       void __user *uarg, u32 *usize)
+int np_copy_arg(void *dst, size_t ksize, size_t ver0, void __user *uarg,
+		u32 *usize)
 {
 	if (get_user(*usize, (u32 __user *)uarg))
 		return -EFAULT;
@@ -433,6 +432,11 @@ static int np_ioc_query(struct np_file *f, void __user *uarg)
 		return -EINVAL;
 
 	down_read(&f->map_lock);
+	if (f->w) {
+		ret = np_window_query(f, &info, usize);
+		up_read(&f->map_lock);
+		return ret ?: copy_to_user(uarg, &info, info.size) ? -EFAULT : 0;
+	}
 	q = f->q;
 	if (!q) {
 		up_read(&f->map_lock);
@@ -586,6 +590,7 @@ static long np_file_ioctl(struct file *file, unsigned int cmd,
 	case NVME_PEER_IOC_RESERVE:
 	case NVME_PEER_IOC_ATTACH:
 	case NVME_PEER_IOC_RELEASE:
+	case NVME_PEER_IOC_WINDOW:
 		break;
 	default:
 		return -ENOTTY;
@@ -596,8 +601,10 @@ static long np_file_ioctl(struct file *file, unsigned int cmd,
 		ret = np_ioc_reserve(f, uarg);
 	} else if (cmd == NVME_PEER_IOC_ATTACH) {
 		ret = np_ioc_attach(f, uarg);
+	} else if (cmd == NVME_PEER_IOC_WINDOW) {
+		ret = np_ioc_window(f, uarg);
 	} else {
-		ret = f->q ? 0 : -ENXIO;
+		ret = f->q || f->w ? 0 : -ENXIO;
 		if (arg)
 			ret = -EINVAL;
 		else
@@ -614,7 +621,7 @@ static __poll_t np_file_poll(struct file *file, poll_table *wait)
 
 	poll_wait(file, &f->wait, wait);
 	down_read(&f->map_lock);
-	if (f->q && f->revoked)
+	if ((f->q || f->w) && f->revoked)
 		mask = EPOLLERR | EPOLLPRI;
 	up_read(&f->map_lock);
 	return mask;
@@ -650,6 +657,10 @@ static vm_fault_t np_vm_fault(struct vm_fault *vmf)
 	vm_fault_t ret = VM_FAULT_SIGBUS;
 
 	down_read(&f->map_lock);
+	if (f->w) {
+		ret = f->revoked ? VM_FAULT_SIGBUS : np_window_fault(f, vmf);
+		goto out_unlock;
+	}
 	q = f->q;
 	if (!q || f->revoked || nvme_peer_revoked(q))
 		goto out_unlock;
@@ -687,7 +698,18 @@ static int np_file_mmap(struct file *file, struct vm_area_struct *vma)
 
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
-	if (off < f->base || off - f->base >= 4ULL << NP_REGION_SHIFT)
+	if (off < f->base || off - f->base >= 1ULL << NP_FILE_SHIFT)
+		return -EINVAL;
+	down_read(&f->map_lock);
+	if (f->w) {
+		ret = f->revoked ? -ENXIO : np_window_mmap(f, vma);
+		if (!ret)
+			vma->vm_ops = &np_vm_ops;
+		up_read(&f->map_lock);
+		return ret;
+	}
+	up_read(&f->map_lock);
+	if (off - f->base >= 4ULL << NP_REGION_SHIFT)
 		return -EINVAL;
 	region = (off - f->base) >> NP_REGION_SHIFT;
 	if (off != np_region_off(f, region))
@@ -829,6 +851,16 @@ static void np_uapi_layout(void)
 	NP_IOC(RING, NVME_PEER_RING_SIZE_VER0);
 	NP_AT(ring, size, 0); NP_AT(ring, flags, 4); NP_AT(ring, sq_tail, 8);
 	NP_AT(ring, cq_head, 12);
+	NP_SIZE(window_req, NVME_PEER_WINDOW_SIZE_VER0);
+	NP_IOC(WINDOW, NVME_PEER_WINDOW_SIZE_VER0);
+	NP_AT(window_req, size, 0); NP_AT(window_req, flags, 4);
+	NP_AT(window_req, ctrl, 8); NP_AT(window_req, nsid, 12);
+	NP_AT(window_req, nr_extents, 16); NP_AT(window_req, lba_shift, 20);
+	NP_AT(window_req, extents, 24); NP_AT(window_req, file_fd, 32);
+	NP_AT(window_req, rsvd, 36); NP_AT(window_req, file_off, 40);
+	NP_AT(window_req, file_len, 48); NP_AT(window_req, mmap_off, 56);
+	NP_AT(window_req, view_size, 64); NP_AT(window_req, guarantee, 72);
+	NP_AT(window_req, rsvd2, 76);
 }
 
 #undef NP_AT

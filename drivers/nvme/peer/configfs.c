@@ -551,9 +551,53 @@ static struct configfs_item_operations np_cfs_ctrl_item_ops = {
 	.release = np_cfs_ctrl_release,
 };
 
+/*
+ * nvme-peer/<ctrl>/pmr_nsid: the namespace the controller's PMR shows to
+ * read-only windows (window.c), 0 for none.  The declaration is the
+ * controller's: it outlives resets, not the controller's removal (it
+ * reads 0 then; write it again once the controller is back).
+ */
+static ssize_t np_cfs_ctrl_pmr_nsid_show(struct config_item *item, char *page)
+{
+	struct nvme_peer_ctrl *pctrl;
+	u32 nsid = 0;
+
+	pctrl = nvme_peer_ctrl_get_by_name(config_item_name(item));
+	if (pctrl) {
+		nsid = np_win_provider(pctrl);
+		nvme_peer_ctrl_put(pctrl);
+	}
+	return sysfs_emit(page, "%u\n", nsid);
+}
+
+static ssize_t np_cfs_ctrl_pmr_nsid_store(struct config_item *item,
+					  const char *page, size_t count)
+{
+	struct nvme_peer_ctrl *pctrl;
+	u32 nsid;
+	int ret;
+
+	ret = kstrtou32(page, 0, &nsid);
+	if (ret)
+		return ret;
+	pctrl = nvme_peer_ctrl_get_by_name(config_item_name(item));
+	if (!pctrl)
+		return -ENODEV;
+	ret = np_win_provider_set(pctrl, nsid);
+	nvme_peer_ctrl_put(pctrl);
+	return ret ?: count;
+}
+CONFIGFS_ATTR(np_cfs_ctrl_, pmr_nsid);
+
+static struct configfs_attribute *np_cfs_ctrl_attrs[] = {
+	&np_cfs_ctrl_attr_pmr_nsid,
+	NULL,
+};
+
 static const struct config_item_type np_cfs_ctrl_type = {
 	.ct_group_ops = &np_cfs_ctrl_ops,
 	.ct_item_ops = &np_cfs_ctrl_item_ops,
+	.ct_attrs = np_cfs_ctrl_attrs,
 	.ct_owner = THIS_MODULE,
 };
 
@@ -584,11 +628,18 @@ static void np_cfs_ctrl_drop(struct config_group *group,
 			     struct config_item *item)
 {
 	struct np_cfs_ctrl *cc = to_cfs_ctrl(to_config_group(item));
+	struct nvme_peer_ctrl *pctrl;
 
 	mutex_lock(&np_cfs_lock);
 	WARN_ON_ONCE(!list_empty(&cc->intents));
 	list_del(&cc->node);
 	mutex_unlock(&np_cfs_lock);
+	/* the declaration goes with its directory: windows revoked */
+	pctrl = nvme_peer_ctrl_get_by_name(config_item_name(item));
+	if (pctrl) {
+		np_win_provider_set(pctrl, 0);
+		nvme_peer_ctrl_put(pctrl);
+	}
 	config_item_put(item);
 }
 

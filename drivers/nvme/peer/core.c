@@ -528,7 +528,7 @@ static struct nvme_peer_queue *np_reserve_on(struct nvme_peer_ctrl *pctrl,
 
 	/* before the lock: mapping the file writes its dirty pages back */
 	if (p->file.file) {
-		ret = np_bind_file(p, &bind);
+		ret = np_bind_file(&p->file, &bind);
 		if (ret)
 			return ERR_PTR(ret);
 	}

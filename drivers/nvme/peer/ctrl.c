@@ -212,3 +212,40 @@ void np_ctrls_close(void)
 	np_unloading = true;
 	mutex_unlock(&np_ctrls_lock);
 }
+
+/**
+ * np_ctrl_reg_read32() - read a controller register of BAR0
+ * @pctrl: the controller
+ * @off: the register's offset (NVME_REG_*)
+ * @val: its value
+ *
+ * Return: 0, or nvme-pci's error (the controller is gone).
+ */
+int np_ctrl_reg_read32(struct nvme_peer_ctrl *pctrl, u32 off, u32 *val)
+{
+	return pctrl->ctrl->ops->reg_read32(pctrl->ctrl, off, val);
+}
+
+/**
+ * np_ctrl_reg_write32() - write a controller register of BAR0
+ * @pctrl: the controller
+ * @off: the register's offset (NVME_REG_*)
+ * @val: the value
+ *
+ * Return: 0, or nvme-pci's error.
+ */
+int np_ctrl_reg_write32(struct nvme_peer_ctrl *pctrl, u32 off, u32 val)
+{
+	return pctrl->ctrl->ops->reg_write32(pctrl->ctrl, off, val);
+}
+
+/**
+ * np_ctrl_cap() - the controller's CAP register, as nvme core read it
+ * @pctrl: the controller
+ *
+ * Return: CAP.
+ */
+u64 np_ctrl_cap(struct nvme_peer_ctrl *pctrl)
+{
+	return pctrl->ctrl->cap;
+}

@@ -51,6 +51,7 @@ static struct nvme_peer_ctrl *np_ctrl_new(struct nvme_ctrl *ctrl,
 	INIT_WORK(&pctrl->fence_work, np_ns_fence_work);
 	INIT_WORK(&pctrl->uevent_work, np_uevent_work);
 	INIT_LIST_HEAD(&pctrl->uevents);
+	np_win_ctrl_init(pctrl);
 	return pctrl;
 }
 
@@ -76,6 +77,7 @@ static void np_ctrl_live(struct nvme_ctrl *ctrl)
 		pctrl->live = true;
 		spin_unlock(&pctrl->state_lock);
 		np_queue_free_work(pctrl);
+		np_win_ctrl_live(pctrl);	/* the PMR, for new windows */
 		np_cfs_ctrl_live(pctrl);	/* what a reset revoked comes back */
 		np_iso_ctrl_live(pctrl);	/* and its VFs */
 		nvme_peer_ctrl_put(pctrl);
@@ -119,6 +121,7 @@ static void np_ctrl_down(struct nvme_ctrl *ctrl)
 	pctrl->live = false;
 	spin_unlock(&pctrl->state_lock);
 	np_revoke_unlocked(pctrl, 0, NULL, np_down_reason(ctrl));
+	np_win_revoke(pctrl, 0, NULL, np_down_reason(ctrl));
 	np_iso_ctrl_down(pctrl, np_down_reason(ctrl));	/* a primary's tenants */
 	np_inject_down();
 	nvme_peer_ctrl_put(pctrl);
@@ -196,6 +199,7 @@ static void np_ctrl_forget(struct nvme_peer_ctrl *pctrl,
 	spin_lock(&pctrl->state_lock);
 	pctrl->removed = true;
 	spin_unlock(&pctrl->state_lock);
+	np_win_ctrl_gone(pctrl, reason);
 	np_sysfs_ctrl_del(pctrl);	/* waits for sysfs writers */
 
 	mutex_lock(&pctrl->lock);
@@ -309,6 +313,7 @@ static void np_peer_gone(struct nvme_peer_ctrl *pctrl, struct pci_dev *pdev)
 	struct nvme_peer_queue *q, **qs;
 	unsigned int n = 0, i;
 
+	np_win_revoke(pctrl, 0, pdev, NVME_PEER_REASON_PEER_REMOVED);
 	mutex_lock(&pctrl->lock);
 	list_for_each_entry(q, &pctrl->queues, node)
 		n += np_queue_uses(q, pdev);

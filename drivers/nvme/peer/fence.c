@@ -541,6 +541,7 @@ void np_ns_fence_work(struct work_struct *work)
 						    fence_work);
 	struct nvme_peer_queue *q;
 
+	np_win_ns_fence(pctrl);
 	while ((q = np_ns_next(pctrl))) {
 		np_fence(q, NVME_PEER_REASON_NAMESPACE, NP_FENCE_BUDGET,
 			 NP_FENCE_NO_ADMIN);
@@ -584,6 +585,7 @@ bool np_ns_admin_cmd(struct nvme_ctrl *ctrl, const struct nvme_command *c)
 	}
 	spin_lock(&pctrl->state_lock);
 	fenced = np_ns_mark(pctrl, nsid, any);
+	fenced &= np_win_ns_mark(pctrl, nsid, any);
 	spin_unlock(&pctrl->state_lock);
 	/* a pending work holds a reference: this put is never the last */
 	if (!fenced && kref_get_unless_zero(&pctrl->ref) &&

@@ -56,8 +56,9 @@ struct np_bind {
 	u32 access;
 	u64 part_off;			/* partition start on the namespace, bytes */
 
-	spinlock_t lock;		/* @q, @lease */
+	spinlock_t lock;		/* @q, @w, @lease */
 	struct nvme_peer_queue *q;	/* NULL before attach and once freed */
+	struct nvme_peer_window *w;	/* or the window it is bound to */
 	bool attached;			/* the peer may have used the range */
 	enum nvme_peer_lease lease;
 	ktime_t break_start;
@@ -222,13 +223,21 @@ static void np_bind_written(struct np_bind *b)
 static void np_bind_break_work(struct work_struct *work)
 {
 	struct np_bind *b = container_of(work, struct np_bind, break_work);
+	struct nvme_peer_window *w = NULL;
 	struct nvme_peer_queue *q = NULL;
 	enum np_fence_how how;
 
 	spin_lock(&b->lock);
 	if (b->q && kobject_get_unless_zero(&b->q->kobj))
 		q = b->q;
+	if (b->w)
+		w = np_window_hold(b->w);
 	spin_unlock(&b->lock);
+	if (w) {
+		/* loads and the peer's mappings are gone when this returns */
+		np_win_revoke_one(w, NVME_PEER_REASON_LAYOUT);
+		np_window_free(w);
+	}
 	if (q) {
 		how = np_fence(q, NVME_PEER_REASON_LAYOUT, NP_LAYOUT_BUDGET, 0);
 		if (how == NP_FENCED_DELETED || how == NP_FENCED_RESET)
@@ -458,10 +467,9 @@ int np_bind_validate(const struct nvme_peer_params *p)
 }
 
 /* What this file cannot give: -EISDIR, -EINVAL, -EBADF, -EXDEV... */
-static int np_bind_check(const struct nvme_peer_params *p, struct file *file,
+static int np_bind_check(const struct nvme_peer_file *pf, struct file *file,
 			 u64 *part_off)
 {
-	const struct nvme_peer_file *pf = &p->file;
 	struct inode *inode = file_inode(file);
 	struct super_block *sb = inode->i_sb;
 
@@ -489,8 +497,8 @@ static int np_bind_check(const struct nvme_peer_params *p, struct file *file,
 }
 
 /**
- * np_bind_file() - lease and map the file range @p names
- * @p: the reservation's parameters, with @p->file.file set
+ * np_bind_file() - lease and map the file range @pf names
+ * @pf: the reservation's or the window's file, @pf->file set
  * @bp: the binding, on success
  *
  * Runs after the reservation gate (np_bind_validate(): a read binding gets
@@ -505,23 +513,23 @@ static int np_bind_check(const struct nvme_peer_params *p, struct file *file,
  * in the range), -E2BIG (more than %NVME_PEER_MAX_EXTENTS pieces),
  * -EAGAIN (the layout changed while mapping), -ENOMEM.
  */
-int np_bind_file(const struct nvme_peer_params *p, struct np_bind **bp)
+int np_bind_file(const struct nvme_peer_file *pf, struct np_bind **bp)
 {
-	struct file *file = p->file.file;
+	struct file *file = pf->file;
 	struct np_bind *b;
 	u64 part_off;
 	int ret;
 
-	ret = np_bind_check(p, file, &part_off);
+	ret = np_bind_check(pf, file, &part_off);
 	if (ret)
 		return ret;
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
 		return -ENOMEM;
 	kref_init(&b->ref);
-	b->off = p->file.off;
-	b->len = p->file.len;
-	b->access = p->file.access;
+	b->off = pf->off;
+	b->len = pf->len;
+	b->access = pf->access;
 	b->part_off = part_off;
 	spin_lock_init(&b->lock);
 	mutex_init(&b->lease_lock);
@@ -614,6 +622,27 @@ int np_bind_attach(struct np_bind *b, struct nvme_peer_queue *q)
 }
 
 /**
+ * np_bind_attach_window() - a layout break from now on revokes @w
+ * @b: the binding
+ * @w: its window, published (a revocation may find it)
+ *
+ * Return: 0, or -EAGAIN if the lease was broken before (as
+ * np_bind_attach()).
+ */
+int np_bind_attach_window(struct np_bind *b, struct nvme_peer_window *w)
+{
+	int ret = -EAGAIN;
+
+	spin_lock(&b->lock);
+	if (b->lease == NVME_PEER_LEASE_HELD) {
+		b->w = w;
+		ret = 0;
+	}
+	spin_unlock(&b->lock);
+	return ret;
+}
+
+/**
  * np_bind_put() - a reservation lets go of its binding
  * @b: the binding, or NULL
  *
@@ -630,6 +659,7 @@ void np_bind_put(struct np_bind *b)
 		return;
 	spin_lock(&b->lock);
 	b->q = NULL;
+	b->w = NULL;
 	spin_unlock(&b->lock);
 	queue_work(np_settle_wq, &b->put_work);
 }

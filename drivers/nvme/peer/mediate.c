@@ -67,7 +67,7 @@ int np_med_validate(const struct nvme_peer_params *p)
 	    (pol->nr_windows && !pol->windows))
 		return -EINVAL;
 	for (i = 0; i < pol->nr_windows; i++) {
-		const struct nvme_peer_window *w = &pol->windows[i];
+		const struct nvme_peer_data_window *w = &pol->windows[i];
 
 		if (w->addr < NVME_PEER_PRP_BASE + p->data_size &&
 		    w->addr + w->len > NVME_PEER_PRP_BASE)
@@ -108,7 +108,7 @@ static int np_med_policy(struct nvme_peer_queue *q, struct np_med *m,
 		m->extents[i].len = e->nlb;
 	}
 	for (i = 0; i < pol->nr_windows; i++) {
-		const struct nvme_peer_window *w = &pol->windows[i];
+		const struct nvme_peer_data_window *w = &pol->windows[i];
 
 		m->windows[i].start = w->addr;
 		m->windows[i].len = w->len;

@@ -419,12 +419,27 @@ enum nvme_peer_guarantee np_guarantee(struct nvme_peer_queue *q)
 		return NVME_PEER_GUARANTEE_NONE;
 	if (q->params.sq_placement == NVME_PEER_PLACE_DMABUF)
 		return NVME_PEER_GUARANTEE_NONE;
-	if (!q->peer)
+	return np_peer_guarantee(q->peer, ctrl);
+}
+
+/**
+ * np_peer_guarantee() - what confines @peer's DMA towards @ctrl
+ * @peer: the peer device, or NULL for the CPU
+ * @ctrl: the controller whose memory or queues it reaches
+ *
+ * Return: %NVME_PEER_GUARANTEE_CPU without a peer device; IOMMU when an
+ * IOMMU translates @peer on every path to @ctrl; IOMMU_SWITCH when its
+ * peer-to-peer requests may pass below the IOMMU or it shares @ctrl's
+ * IOMMU group; NONE when nothing translates it.
+ */
+enum nvme_peer_guarantee np_peer_guarantee(struct pci_dev *peer,
+					   struct pci_dev *ctrl)
+{
+	if (!peer)
 		return NVME_PEER_GUARANTEE_CPU;
-	if (!np_iommu_translates(q->peer))
+	if (!np_iommu_translates(peer))
 		return NVME_PEER_GUARANTEE_NONE;
-	if (np_p2p_below_iommu(q->peer, ctrl) ||
-	    np_same_iommu_group(q->peer, ctrl))
+	if (np_p2p_below_iommu(peer, ctrl) || np_same_iommu_group(peer, ctrl))
 		return NVME_PEER_GUARANTEE_IOMMU_SWITCH;
 	return NVME_PEER_GUARANTEE_IOMMU;
 }

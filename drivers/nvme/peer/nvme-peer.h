@@ -182,6 +182,17 @@ struct nvme_peer_ctrl {
 	struct kobject *kobj;		/* /sys/class/nvme/nvmeX/peer */
 	struct rcu_head rcu;
 
+	/*
+	 * window.c: the window provider the administrator declared (its
+	 * namespace, 0: none) and where it is, under @lock; the windows,
+	 * under @state_lock
+	 */
+	u32 win_nsid;
+	phys_addr_t win_phys;
+	u64 win_len;
+	struct list_head windows;
+	struct work_struct win_work;	/* enables the PMR after a reset */
+
 	/* isolated.c: VFs nvme-peer enabled on this primary; np_iso_vfs_lock */
 	u16 iso_vfs;
 	bool iso_enabling;		/* and is enabling them */
@@ -334,6 +345,9 @@ int np_ctrl_add(struct nvme_peer_ctrl *pctrl);
 void np_ctrl_del(struct nvme_peer_ctrl *pctrl);
 bool np_ctrl_is_live(struct nvme_peer_ctrl *pctrl);
 void np_ctrls_close(void);
+int np_ctrl_reg_read32(struct nvme_peer_ctrl *pctrl, u32 off, u32 *val);
+int np_ctrl_reg_write32(struct nvme_peer_ctrl *pctrl, u32 off, u32 val);
+u64 np_ctrl_cap(struct nvme_peer_ctrl *pctrl);
 
 /* events.c: what nvme-pci and the PCI bus report */
 int np_events_init(void);
@@ -360,6 +374,8 @@ void np_ctrl_disable_wait(struct nvme_peer_ctrl *pctrl,
 void np_ctrl_reset_wait(struct nvme_peer_ctrl *pctrl, bool live);
 int np_ctrl_reset_flush(struct nvme_peer_ctrl *pctrl);
 bool np_ctrl_has_ns(struct nvme_peer_ctrl *pctrl, u32 nsid);
+int np_ns_geometry(struct nvme_peer_ctrl *pctrl, u32 nsid, struct np_bind *b,
+		   u32 *lba_shift, u64 *nsze);
 u16 np_ctrl_cntlid(struct nvme_peer_ctrl *pctrl);
 bool np_ctrl_ns_mgmt(struct nvme_peer_ctrl *pctrl);
 struct request *np_admin_rq_alloc(struct nvme_peer_ctrl *pctrl,
@@ -512,12 +528,13 @@ void np_fence_exit(void);
 
 /* file.c: file-bound reservations, layout leases */
 int np_bind_validate(const struct nvme_peer_params *p);
-int np_bind_file(const struct nvme_peer_params *p, struct np_bind **bp);
+int np_bind_file(const struct nvme_peer_file *pf, struct np_bind **bp);
 struct gendisk;
 int np_bind_on(struct np_bind *b, struct gendisk *disk);
 int np_bind_policy(struct np_bind *b, u32 lba_shift, u64 ns_size,
 		   struct nvme_peer_policy *pol);
 int np_bind_attach(struct np_bind *b, struct nvme_peer_queue *q);
+int np_bind_attach_window(struct np_bind *b, struct nvme_peer_window *w);
 void np_bind_put(struct np_bind *b);
 struct np_bind *np_bind_get(struct np_bind *b);
 void np_bind_sync(struct np_bind *b);
@@ -536,6 +553,8 @@ void np_db_region(const struct nvme_pci_peer_info *info, u16 qid,
 int np_doorbells_map(struct nvme_peer_queue *q);
 void np_doorbells_unmap(struct nvme_peer_queue *q);
 enum nvme_peer_guarantee np_guarantee(struct nvme_peer_queue *q);
+enum nvme_peer_guarantee np_peer_guarantee(struct pci_dev *peer,
+					   struct pci_dev *ctrl);
 dma_addr_t np_mem_ctrl_addr(const struct np_mem *m, u64 off);
 
 /* dmabuf.c: queues and data buffers in dma-bufs, revoked on a move */
@@ -624,6 +643,53 @@ void np_cfs_ctrl_gone(struct nvme_peer_ctrl *pctrl,
 		      enum nvme_peer_reason reason);
 int np_cfs_init(void);
 void np_cfs_exit(void);
+
+/* window.c: read-only windows of a namespace through a provider's BAR */
+
+/* A piece of a window: view bytes [view_off, +len) are provider bytes at pmr_off */
+struct np_win_seg {
+	u64 view_off;
+	u64 pmr_off;
+	u64 len;
+};
+
+/* A window as QUERY tells it (window.c) */
+struct np_win_desc {
+	u32 ctrl;
+	u32 nsid;
+	u32 lba_shift;
+	u64 view_size;
+	enum nvme_peer_reason reason;	/* NONE while it is active */
+	enum nvme_peer_guarantee guarantee;
+	struct np_bind_desc bind;
+};
+
+int np_win_segs_ns(const struct nvme_peer_extent *ext, u32 n, u32 lba_shift,
+		   u64 nsze, struct np_win_seg *segs, u32 *nr);
+int np_win_segs_file(const struct nvme_peer_file_extent *map, u32 n,
+		     u64 range_off, u32 lba_shift, struct np_win_seg *segs,
+		     u32 *nr);
+const struct np_win_seg *np_win_find(const struct np_win_seg *segs, u32 nr,
+				     u64 view_off);
+int np_win_provider_set(struct nvme_peer_ctrl *pctrl, u32 nsid);
+u32 np_win_provider(struct nvme_peer_ctrl *pctrl);
+void np_win_ctrl_init(struct nvme_peer_ctrl *pctrl);
+void np_win_ctrl_live(struct nvme_peer_ctrl *pctrl);
+void np_win_ctrl_gone(struct nvme_peer_ctrl *pctrl,
+		      enum nvme_peer_reason reason);
+void np_win_revoke(struct nvme_peer_ctrl *pctrl, u32 nsid,
+		   struct pci_dev *peer, enum nvme_peer_reason reason);
+void np_win_revoke_one(struct nvme_peer_window *w,
+		       enum nvme_peer_reason reason);
+bool np_win_ns_mark(struct nvme_peer_ctrl *pctrl, u32 nsid, bool any);
+void np_win_ns_fence(struct nvme_peer_ctrl *pctrl);
+struct nvme_peer_window *np_win_get(struct nvme_peer_ctrl *pctrl,
+				    const struct nvme_peer_window_params *p,
+				    enum np_owner owner);
+int np_win_pfn(struct nvme_peer_window *w, u64 view_off, unsigned long *pfn);
+void np_win_describe(struct nvme_peer_window *w, struct np_win_desc *d);
+void np_window_free(struct nvme_peer_window *w);
+struct nvme_peer_window *np_window_hold(struct nvme_peer_window *w);
 
 /* cdev.c: /dev/nvme-peer */
 int np_cdev_init(void);

@@ -360,6 +360,12 @@ enum nvme_peer_lease {
 #define NVME_PEER_INFO_DB_MAP	(1U << 0)	/* db region may be mapped */
 #define NVME_PEER_INFO_MEDIATED	(1U << 1)	/* shadow SQ, CQ, doorbells */
 #define NVME_PEER_INFO_FILE	(1U << 2)	/* file_* describe a binding */
+/*
+ * A window (NVME_PEER_IOC_WINDOW): only ctrl, nsid, lba_shift, state,
+ * reason, guarantee, data_off (its mmap offset) and data_size (the view)
+ * mean anything, and the file_* fields with NVME_PEER_INFO_FILE.
+ */
+#define NVME_PEER_INFO_WINDOW	(1U << 3)
 
 /**
  * struct nvme_peer_info - NVME_PEER_IOC_QUERY
@@ -514,6 +520,60 @@ struct nvme_peer_ring {
 #define NVME_PEER_RING_SQ	(1U << 0)
 #define NVME_PEER_RING_CQ	(1U << 1)
 
+/* struct nvme_peer_window_req.flags */
+#define NVME_PEER_WINDOW_FILE	(1U << 0)	/* file_* valid: bind a file */
+
+/**
+ * struct nvme_peer_window_req - NVME_PEER_IOC_WINDOW: a read-only window
+ * @size: sizeof(struct nvme_peer_window_req)
+ * @flags: 0, or %NVME_PEER_WINDOW_FILE
+ * @ctrl: controller instance: N of /dev/nvmeN, whose window provider shows
+ *	@nsid (configfs nvme-peer/nvmeN/pmr_nsid; -ENXIO otherwise)
+ * @nsid: the namespace
+ * @nr_extents: number of @extents, at most 65536; 0 without
+ *	%NVME_PEER_WINDOW_FILE: the whole namespace (CAP_SYS_ADMIN either way)
+ * @lba_shift: out: log2 of the namespace's LBA size
+ * @extents: user pointer to @nr_extents struct nvme_peer_extent
+ * @file_fd: (%NVME_PEER_WINDOW_FILE) a regular file on @nsid, open for
+ *	reading; its written blocks in the range are what the window shows.
+ *	No capability needed: the caller must own the file or hold CAP_LEASE
+ *	(-EACCES), as for a layout lease
+ * @rsvd: 0
+ * @file_off: first byte of the range, a multiple of the file system block
+ * @file_len: bytes, a multiple of the block; the range ends at or before
+ *	the end of the file
+ * @mmap_off: out: the mmap offset of the window's view
+ * @view_size: out: the view's bytes: the namespace's size, or @file_len
+ * @guarantee: out: &enum nvme_peer_guarantee (%NVME_PEER_GUARANTEE_CPU)
+ * @rsvd2: 0
+ *
+ * The view is addressed by the namespace's byte offset (LBA x LBA size),
+ * or for a file by the offset in the range (0 is @file_off).  mmap() of
+ * /dev/nvme-peer at @mmap_off (or further into the view), MAP_SHARED and
+ * PROT_READ only (-EACCES with PROT_WRITE; mprotect() cannot add it),
+ * shows the pages wholly inside the extents; a load elsewhere gets
+ * SIGBUS, as does every load once the window is revoked (poll() then
+ * reports POLLERR, NVME_PEER_IOC_QUERY the reason).  A file's holes and
+ * unwritten extents are not shown.
+ */
+struct nvme_peer_window_req {
+	__u32 size;
+	__u32 flags;
+	__u32 ctrl;
+	__u32 nsid;
+	__u32 nr_extents;
+	__u32 lba_shift;
+	__u64 extents;
+	__s32 file_fd;
+	__u32 rsvd;
+	__u64 file_off;
+	__u64 file_len;
+	__u64 mmap_off;
+	__u64 view_size;
+	__u32 guarantee;
+	__u32 rsvd2;
+};
+
 /*
  * The sizes of the extensible structs as first published; the kernel
  * refuses smaller ones (-EINVAL).  struct nvme_peer_extent,
@@ -525,11 +585,13 @@ struct nvme_peer_ring {
 #define NVME_PEER_INFO_SIZE_VER0	216	/* struct nvme_peer_info */
 #define NVME_PEER_FILE_MAP_SIZE_VER0	24	/* struct nvme_peer_file_map */
 #define NVME_PEER_RING_SIZE_VER0	16	/* struct nvme_peer_ring */
+#define NVME_PEER_WINDOW_SIZE_VER0	80	/* struct nvme_peer_window_req */
 
 /*
- * 'N' 0x90-0x9F; 0x96-0x9F are free for later ioctls.  Directions as seen
+ * 'N' 0x90-0x9F; 0x97-0x9F are free for later ioctls.  Directions as seen
  * from user space: _IOW passes the struct in, _IOWR in and out (RESERVE
- * returns the qid, QUERY the info, FILE_MAP the count); RELEASE takes 0.
+ * returns the qid, QUERY the info, FILE_MAP the count, WINDOW the view);
+ * RELEASE takes 0.
  * The size in a number is its struct's VER0 size and stays that when the
  * struct grows (the definition then names NVME_PEER_*_SIZE_VER0, and the
  * kernel checks at build time that it does): the struct's size field, not
@@ -547,5 +609,7 @@ struct nvme_peer_ring {
 				     struct nvme_peer_ring)
 #define NVME_PEER_IOC_FILE_MAP	_IOWR(NVME_PEER_IOC_MAGIC, 0x95, \
 				      struct nvme_peer_file_map)
+#define NVME_PEER_IOC_WINDOW	_IOWR(NVME_PEER_IOC_MAGIC, 0x96, \
+				      struct nvme_peer_window_req)
 
 #endif /* _UAPI_LINUX_NVME_PEER_H */

@@ -189,9 +189,9 @@ static void np_test_validate(struct kunit *test)
  */
 static void np_test_gate(struct kunit *test)
 {
-	static const struct nvme_peer_window overlap = {
+	static const struct nvme_peer_data_window overlap = {
 		.addr = NVME_PEER_PRP_BASE + SZ_4K, .len = SZ_4K };
-	static const struct nvme_peer_window after = {
+	static const struct nvme_peer_data_window after = {
 		.addr = NVME_PEER_PRP_BASE + SZ_64K, .len = SZ_4K };
 	struct nvme_peer_params p = NP_P(1, 64, NVME_PEER_PLACE_HOST,
 					NVME_PEER_PLACE_HOST,

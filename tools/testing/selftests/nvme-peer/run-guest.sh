@@ -126,6 +126,8 @@ case "$topo" in switch|rootports|iommu) kselftest dmabuf_test ;; esac
 if [ "$topo" = two-ctrl ]; then
 	kselftest file_test
 	kselftest fence_test
+	# read-only windows through nvme0's PMR, which shows namespace 2
+	kselftest window_test
 	# a minute of every door at once (chaos_test.c), a seed of its own;
 	# no PCI removal: on 6.12 a removal racing a reset leaves nvme-pci's
 	# reset work holding the queue-freeze lockdep map (a kernel report

@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Read-only windows: namespace 2 of the two-ctrl topology's first
+ * controller (XFS, 512 MiB) is mirrored by that controller's PMR (QEMU
+ * pmrdev on a memory-backend-file of the namespace's own image).  The
+ * administrator declares it (configfs pmr_nsid); a window's loads equal
+ * the block device's bytes at every extent edge, outside the extents a
+ * load gets SIGBUS, writes are refused, a write through the block device
+ * shows once it completed, a file's window shows the file and a truncate
+ * revokes it before it returns; a reset and the administrator revoke.
+ */
+#define _GNU_SOURCE
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <linux/nvme_peer.h>
+
+#include "np_util.h"
+#include "np_file.h"
+#include "kselftest_harness.h"
+
+#define WIN_NS		FS_NS
+#define WIN_CTRL	np_ctrl()
+
+static sigjmp_buf np_win_jb;
+
+static void np_win_sigbus(int sig)
+{
+	siglongjmp(np_win_jb, 1);
+}
+
+/* Load the byte at @p: 0 and *@out, or -1 when the load raised SIGBUS. */
+static int np_load(const unsigned char *p, unsigned char *out)
+{
+	struct sigaction sa = { .sa_handler = np_win_sigbus }, old;
+	int ret = 0;
+
+	sigaction(SIGBUS, &sa, &old);
+	if (!sigsetjmp(np_win_jb, 1))
+		*out = __atomic_load_n(p, __ATOMIC_RELAXED);	/* a real load */
+	else
+		ret = -1;
+	sigaction(SIGBUS, &old, NULL);
+	return ret;
+}
+
+static const char *np_pmr_path(const char *ctrl)
+{
+	static char path[128];
+
+	snprintf(path, sizeof(path), "/sys/kernel/config/nvme-peer/%s/pmr_nsid",
+		 ctrl);
+	return path;
+}
+
+/* Declare @ctrl's PMR as showing @nsid: 0 or -errno. */
+static int np_pmr_declare(const char *ctrl, unsigned int nsid)
+{
+	char dir[96];
+
+	snprintf(dir, sizeof(dir), "/sys/kernel/config/nvme-peer/%s", ctrl);
+	mkdir(dir, 0755);
+	return np_write(np_pmr_path(ctrl), "%u", nsid);
+}
+
+/* Why windows cannot be tested here, or NULL. */
+static const char *np_no_window(void)
+{
+	if (np_missing())
+		return np_missing();
+	if (strcmp(np_topology(), "two-ctrl"))
+		return "windows are tested in the two-ctrl topology";
+	if (np_pmr_declare(WIN_CTRL, WIN_NS))
+		return "no PMR showing namespace 2";
+	return NULL;
+}
+
+/* WINDOW on a new open file; retried while the controller comes back. */
+static int np_window(struct nvme_peer_window_req *r, unsigned int flags,
+		     const struct nvme_peer_extent *ext, unsigned int n,
+		     int file_fd, __u64 off, __u64 len)
+{
+	int fd, i;
+
+	for (i = 0; i < 100; i++) {
+		fd = np_open();
+		if (fd < 0)
+			return -errno;
+		memset(r, 0, sizeof(*r));
+		r->size = sizeof(*r);
+		r->flags = flags;
+		r->ctrl = atoi(WIN_CTRL + 4);
+		r->nsid = WIN_NS;
+		r->nr_extents = n;
+		r->extents = (uintptr_t)ext;
+		r->file_fd = file_fd;
+		r->file_off = off;
+		r->file_len = len;
+		if (!ioctl(fd, NVME_PEER_IOC_WINDOW, r))
+			return fd;
+		close(fd);
+		if (errno != EAGAIN)
+			return -errno;
+		usleep(100000);
+	}
+	return -EAGAIN;
+}
+
+static int np_window_ns(struct nvme_peer_window_req *r,
+			const struct nvme_peer_extent *ext, unsigned int n)
+{
+	return np_window(r, 0, ext, n, 0, 0, 0);
+}
+
+/* The block device's bytes at @off (O_DIRECT, 4 KiB aligned read). */
+static int np_dev_bytes(__u64 off, void *buf, size_t len)
+{
+	size_t a = off & 4095, rlen = (a + len + 4095) & ~4095UL;
+	char *tmp = np_aligned(rlen);
+	int ret;
+
+	if (!tmp)
+		return -ENOMEM;
+	ret = np_blk_io(np_ns_dev(WIN_CTRL, WIN_NS), 0, off - a, tmp, rlen);
+	if (!ret)
+		memcpy(buf, tmp + a, len);
+	free(tmp);
+	return ret;
+}
+
+/* The declaration: refused for what cannot be shown, and withdrawn. */
+TEST(declaration)
+{
+	const char *why = np_no_window();
+	char buf[32];
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, np_read(np_pmr_path(WIN_CTRL), buf, sizeof(buf)));
+	EXPECT_STREQ("2", buf);
+	/* no such namespace; a controller without a PMR */
+	EXPECT_EQ(-ENOENT, np_pmr_declare(WIN_CTRL, 9));
+	EXPECT_EQ(-EOPNOTSUPP, np_pmr_declare("nvme1", 1));
+	rmdir("/sys/kernel/config/nvme-peer/nvme1");
+	EXPECT_EQ(-EINVAL, np_write(np_pmr_path(WIN_CTRL), "two"));
+	/* a refused declaration changed nothing */
+	ASSERT_EQ(0, np_read(np_pmr_path(WIN_CTRL), buf, sizeof(buf)));
+	EXPECT_STREQ("2", buf);
+	/* withdrawn: no window; declared again */
+	ASSERT_EQ(0, np_pmr_declare(WIN_CTRL, 0));
+	{
+		struct nvme_peer_window_req r;
+
+		EXPECT_EQ(-ENXIO, np_window_ns(&r, NULL, 0));
+	}
+	ASSERT_EQ(0, np_pmr_declare(WIN_CTRL, WIN_NS));
+}
+
+/* The whole namespace: loads equal the block device at the edges. */
+TEST(whole_namespace_matches)
+{
+	const char *why = np_no_window();
+	struct nvme_peer_window_req r;
+	unsigned char want[4096];
+	__u64 offs[] = { 0, 4095, 4096, 1 << 20, 0 };
+	unsigned char *v;
+	int fd, i;
+
+	if (why)
+		SKIP(return, "%s", why);
+	fd = np_window_ns(&r, NULL, 0);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(9, r.lba_shift);
+	EXPECT_EQ(512ULL << 20, r.view_size);
+	EXPECT_EQ(NVME_PEER_GUARANTEE_CPU, r.guarantee);
+	v = mmap(NULL, r.view_size, PROT_READ, MAP_SHARED, fd, r.mmap_off);
+	ASSERT_NE(MAP_FAILED, v);
+	offs[4] = r.view_size - 1;
+	for (i = 0; i < 5; i++) {
+		unsigned long long off = offs[i];
+		unsigned char got;
+
+		ASSERT_EQ(0, np_dev_bytes(off, want, 1));
+		ASSERT_EQ(0, np_load(v + off, &got)) TH_LOG("off %llu", off);
+		EXPECT_EQ(want[0], got) TH_LOG("off %llu", off);
+	}
+	ASSERT_EQ(0, np_dev_bytes(0, want, sizeof(want)));
+	EXPECT_EQ(0, memcmp(want, v, sizeof(want)));
+	munmap(v, r.view_size);
+	close(fd);
+}
+
+/* Extents: their pages and nothing else; sub-page edges shrink inward. */
+TEST(extents_and_nothing_else)
+{
+	const char *why = np_no_window();
+	/* LBAs (512 B): a page-aligned run and one with ragged edges */
+	struct nvme_peer_extent ext[] = {
+		{ .slba = 2048, .nlb = 16 },		/* 1 MiB .. +8 KiB */
+		{ .slba = 4097, .nlb = 30 },		/* 2 MiB+512 .. +15 KiB */
+	};
+	struct nvme_peer_window_req r;
+	unsigned char want[8192], got;
+	unsigned char *v;
+	int fd;
+
+	if (why)
+		SKIP(return, "%s", why);
+	fd = np_window_ns(&r, ext, 2);
+	ASSERT_LE(0, fd);
+	v = mmap(NULL, r.view_size, PROT_READ, MAP_SHARED, fd, r.mmap_off);
+	ASSERT_NE(MAP_FAILED, v);
+	/* the first and last byte of the aligned run */
+	ASSERT_EQ(0, np_dev_bytes(1 << 20, want, 8192));
+	EXPECT_EQ(0, memcmp(want, v + (1 << 20), 8192));
+	ASSERT_EQ(0, np_load(v + (1 << 20) + 8191, &got));
+	EXPECT_EQ(want[8191], got);
+	/* one past it, and the page before it */
+	EXPECT_EQ(-1, np_load(v + (1 << 20) + 8192, &got));
+	EXPECT_EQ(-1, np_load(v + (1 << 20) - 1, &got));
+	/* the ragged run: 2 MiB + 512 .. 2 MiB + 15872: only page 2 MiB + 4 KiB
+	 * .. + 12 KiB is whole; its neighbours hold bytes outside the extent
+	 */
+	EXPECT_EQ(-1, np_load(v + (2 << 20) + 512, &got));
+	ASSERT_EQ(0, np_dev_bytes((2 << 20) + 4096, want, 8192));
+	EXPECT_EQ(0, memcmp(want, v + (2 << 20) + 4096, 8192));
+	EXPECT_EQ(-1, np_load(v + (2 << 20) + 12288, &got));
+	/* another range entirely */
+	EXPECT_EQ(-1, np_load(v, &got));
+	EXPECT_EQ(-1, np_load(v + (100 << 20), &got));
+	munmap(v, r.view_size);
+	close(fd);
+}
+
+/* Read only: no writable mapping, no mprotect to one, no private one. */
+TEST(read_only)
+{
+	const char *why = np_no_window();
+	struct nvme_peer_window_req r;
+	void *v;
+	int fd;
+
+	if (why)
+		SKIP(return, "%s", why);
+	fd = np_window_ns(&r, NULL, 0);
+	ASSERT_LE(0, fd);
+	v = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, r.mmap_off);
+	EXPECT_EQ(MAP_FAILED, v);
+	EXPECT_EQ(EACCES, errno);
+	v = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, r.mmap_off);
+	EXPECT_EQ(MAP_FAILED, v);
+	EXPECT_EQ(EINVAL, errno);
+	/* past the view */
+	v = mmap(NULL, 8192, PROT_READ, MAP_SHARED, fd,
+		 r.mmap_off + r.view_size - 4096);
+	EXPECT_EQ(MAP_FAILED, v);
+	EXPECT_EQ(EINVAL, errno);
+	v = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, r.mmap_off);
+	ASSERT_NE(MAP_FAILED, v);
+	EXPECT_EQ(-1, mprotect(v, 4096, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+	munmap(v, 4096);
+	/* one window per open file */
+	{
+		struct nvme_peer_window_req again = r;
+
+		again.lba_shift = 0;
+		again.mmap_off = 0;
+		again.view_size = 0;
+		again.guarantee = 0;
+		EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_WINDOW, &again));
+		EXPECT_EQ(EBUSY, errno);
+	}
+	close(fd);
+}
+
+/* Bad requests: each gets its errno, and nothing stays mapped. */
+TEST(refusals)
+{
+	const char *why = np_no_window();
+	struct nvme_peer_extent past = { .slba = (512ULL << 20) / 512, .nlb = 8 };
+	struct nvme_peer_extent small = { .slba = 1, .nlb = 2 };
+	struct nvme_peer_window_req r;
+	int fd;
+
+	if (why)
+		SKIP(return, "%s", why);
+	EXPECT_EQ(-EINVAL, np_window_ns(&r, &past, 1));
+	/* no whole page inside */
+	EXPECT_EQ(-EINVAL, np_window_ns(&r, &small, 1));
+	/* another namespace than the provider's */
+	fd = np_open();
+	ASSERT_LE(0, fd);
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r);
+	r.ctrl = atoi(WIN_CTRL + 4);
+	r.nsid = 1;
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_WINDOW, &r));
+	EXPECT_EQ(ENXIO, errno);
+	r.nsid = WIN_NS;
+	r.rsvd = 1;
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_WINDOW, &r));
+	EXPECT_EQ(EINVAL, errno);
+	r.rsvd = 0;
+	r.size = NVME_PEER_WINDOW_SIZE_VER0 - 8;
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_WINDOW, &r));
+	EXPECT_EQ(EINVAL, errno);
+	/* a controller without a provider */
+	r.size = sizeof(r);
+	r.ctrl = 1;
+	r.nsid = 1;
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_WINDOW, &r));
+	EXPECT_EQ(ENXIO, errno);
+	/* the file was not spent by the refusals */
+	r.ctrl = atoi(WIN_CTRL + 4);
+	r.nsid = WIN_NS;
+	EXPECT_EQ(0, ioctl(fd, NVME_PEER_IOC_WINDOW, &r));
+	close(fd);
+}
+
+/* A namespace window needs CAP_SYS_ADMIN; another user's file maps nothing. */
+TEST(privilege)
+{
+	const char *why = np_no_window();
+	struct nvme_peer_window_req r;
+	int fd, status;
+	pid_t pid;
+
+	if (why)
+		SKIP(return, "%s", why);
+	fd = np_window_ns(&r, NULL, 0);
+	ASSERT_LE(0, fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct nvme_peer_window_req mine;
+		int other;
+		void *v;
+
+		if (setgid(1000) || setuid(1000))
+			_exit(10);
+		if (np_window_ns(&mine, NULL, 0) != -EPERM)
+			_exit(11);
+		/* its own open file does not reach the first one's window */
+		other = np_open();
+		if (other < 0)
+			_exit(12);
+		v = mmap(NULL, 4096, PROT_READ, MAP_SHARED, other, r.mmap_off);
+		if (v != MAP_FAILED || errno != EINVAL)
+			_exit(13);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	close(fd);
+}
+
+/* A write through the block device shows once it completed. */
+TEST(coherent_with_completed_writes)
+{
+	const char *why = np_no_window();
+	struct nvme_peer_extent ext = { .slba = 200000, .nlb = 64 };
+	struct nvme_peer_window_req r;
+	__u64 off = 200000ULL * 512;
+	unsigned char *buf, *v;
+	int fd, dev, i;
+
+	if (why)
+		SKIP(return, "%s", why);
+	fd = np_window_ns(&r, &ext, 1);
+	ASSERT_LE(0, fd);
+	v = mmap(NULL, r.view_size, PROT_READ, MAP_SHARED, fd, r.mmap_off);
+	ASSERT_NE(MAP_FAILED, v);
+	buf = np_aligned(32768);
+	ASSERT_NE(NULL, buf);
+	for (i = 0; i < 3; i++) {
+		np_fill(buf, 32768, 77 + i);
+		/* O_DIRECT: visible when the write returned */
+		ASSERT_EQ(0, np_blk_io(np_ns_dev(WIN_CTRL, WIN_NS), 1, off,
+				       buf, 32768));
+		EXPECT_EQ(0, memcmp(buf, v + off, 32768)) TH_LOG("round %d", i);
+	}
+	/* buffered: after fsync */
+	np_fill(buf, 32768, 99);
+	dev = open(np_ns_dev(WIN_CTRL, WIN_NS), O_RDWR);
+	ASSERT_LE(0, dev);
+	ASSERT_EQ(32768, pwrite(dev, buf, 32768, off));
+	ASSERT_EQ(0, fsync(dev));
+	EXPECT_EQ(0, memcmp(buf, v + off, 32768));
+	close(dev);
+	free(buf);
+	munmap(v, r.view_size);
+	close(fd);
+}
+
+/* Revoked: every load faults, poll says so, QUERY tells why. */
+static void np_expect_revoked(struct __test_metadata *_metadata, int fd,
+			      unsigned char *v, __u64 off, __u32 reason)
+{
+	struct nvme_peer_info info;
+	struct pollfd pfd = { .fd = fd, .events = POLLPRI };
+	unsigned char got;
+
+	/* a reset's revocation comes from its work: wait for it first */
+	EXPECT_EQ(1, poll(&pfd, 1, 10000));
+	EXPECT_TRUE(pfd.revents & POLLERR);
+	EXPECT_EQ(-1, np_load(v + off, &got));
+	ASSERT_EQ(0, np_query(fd, &info));
+	EXPECT_TRUE(info.flags & NVME_PEER_INFO_WINDOW);
+	EXPECT_EQ(NVME_PEER_STATE_REVOKED, info.state);
+	EXPECT_EQ(reason, info.reason);
+}
+
+TEST(reset_revokes)
+{
+	const char *why = np_no_window();
+	struct nvme_peer_window_req r;
+	struct nvme_peer_info info;
+	unsigned char *v, got;
+	int fd, fd2;
+
+	if (why)
+		SKIP(return, "%s", why);
+	fd = np_window_ns(&r, NULL, 0);
+	ASSERT_LE(0, fd);
+	v = mmap(NULL, 1 << 20, PROT_READ, MAP_SHARED, fd, r.mmap_off);
+	ASSERT_NE(MAP_FAILED, v);
+	ASSERT_EQ(0, np_load(v + 4096, &got));
+	ASSERT_EQ(0, np_query(fd, &info));
+	EXPECT_EQ(NVME_PEER_STATE_ACTIVE, info.state);
+	EXPECT_EQ(WIN_NS, info.nsid);
+	EXPECT_EQ(r.view_size, info.data_size);
+	ASSERT_EQ(0, np_write(np_ctrl_path("/sys/class/nvme/%s/reset_controller"),
+			      "1"));
+	np_expect_revoked(_metadata, fd, v, 4096, NVME_PEER_REASON_RESET);
+	/* the declaration outlived the reset: a new window reads again */
+	fd2 = np_window_ns(&r, NULL, 0);
+	ASSERT_LE(0, fd2);
+	munmap(v, 1 << 20);
+	v = mmap(NULL, 1 << 20, PROT_READ, MAP_SHARED, fd2, r.mmap_off);
+	ASSERT_NE(MAP_FAILED, v);
+	{
+		unsigned char want;
+
+		ASSERT_EQ(0, np_dev_bytes(4096, &want, 1));
+		ASSERT_EQ(0, np_load(v + 4096, &got));
+		EXPECT_EQ(want, got);
+	}
+	munmap(v, 1 << 20);
+	close(fd2);
+	close(fd);
+}
+
+TEST(withdrawal_revokes)
+{
+	const char *why = np_no_window();
+	struct nvme_peer_window_req r;
+	unsigned char *v;
+	int fd;
+
+	if (why)
+		SKIP(return, "%s", why);
+	fd = np_window_ns(&r, NULL, 0);
+	ASSERT_LE(0, fd);
+	v = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, r.mmap_off);
+	ASSERT_NE(MAP_FAILED, v);
+	ASSERT_EQ(0, np_pmr_declare(WIN_CTRL, 0));
+	np_expect_revoked(_metadata, fd, v, 0, NVME_PEER_REASON_ADMIN);
+	ASSERT_EQ(0, np_pmr_declare(WIN_CTRL, WIN_NS));
+	munmap(v, 4096);
+	close(fd);
+}
+
+/*
+ * A file's window, by its owner without privilege: the file's bytes at
+ * file offsets, nothing past its written blocks; a truncate revokes it
+ * and the old mapping faults before truncate returns.
+ */
+TEST(file_window_and_truncate)
+{
+	const char *why = np_no_window();
+	struct nvme_peer_window_req r;
+	int file, fd, status;
+	pid_t pid;
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	file = np_mkfile("window", 4 * MIB, 31);
+	ASSERT_LE(0, file);
+	ASSERT_EQ(0, fchown(file, 1000, 1000));
+	close(file);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		unsigned char *v, *want, got;
+		struct nvme_peer_info info;
+
+		if (setgid(1000) || setuid(1000))
+			_exit(10);
+		file = open(MNT "/window", O_RDWR);
+		if (file < 0)
+			_exit(11);
+		fd = np_window(&r, NVME_PEER_WINDOW_FILE, NULL, 0, file,
+			       1 * MIB, 2 * MIB);
+		if (fd < 0)
+			_exit(12);
+		if (r.view_size != 2 * MIB)
+			_exit(13);
+		v = mmap(NULL, r.view_size, PROT_READ, MAP_SHARED, fd,
+			 r.mmap_off);
+		want = malloc(2 * MIB);
+		if (v == MAP_FAILED || !want ||
+		    pread(file, want, 2 * MIB, 1 * MIB) != 2 * MIB)
+			_exit(14);
+		if (memcmp(want, v, 2 * MIB))
+			_exit(15);
+		if (np_query(fd, &info) || !(info.flags & NVME_PEER_INFO_FILE) ||
+		    info.lease != NVME_PEER_LEASE_HELD)
+			_exit(16);
+		/* the layout changes: revoked before truncate returns */
+		if (ftruncate(file, 2 * MIB))
+			_exit(17);
+		if (np_load(v, &got) != -1)
+			_exit(18);
+		if (np_query(fd, &info) ||
+		    info.reason != NVME_PEER_REASON_LAYOUT)
+			_exit(19);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	unlink(MNT "/window");
+}
+
+/* A file range with a hole: the hole's pages fault. */
+TEST(file_hole_faults)
+{
+	const char *why = np_no_window();
+	struct nvme_peer_window_req r;
+	unsigned char *v, got, want[4096];
+	int file, fd;
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	file = np_mkfile("holey", 1 * MIB, 41);
+	ASSERT_LE(0, file);
+	/* 1 MiB .. 2 MiB: a hole; 2 MiB .. 2 MiB + 64 KiB: written */
+	np_fill(want, sizeof(want), 5);
+	ASSERT_EQ(0, ftruncate(file, 2 * MIB));
+	ASSERT_EQ(4096, pwrite(file, want, 4096, 2 * MIB));
+	ASSERT_EQ(0, ftruncate(file, 2 * MIB + 65536));
+	ASSERT_EQ(0, fsync(file));
+	fd = np_window(&r, NVME_PEER_WINDOW_FILE, NULL, 0, file, 0,
+		       2 * MIB + 65536);
+	ASSERT_LE(0, fd);
+	v = mmap(NULL, r.view_size, PROT_READ, MAP_SHARED, fd, r.mmap_off);
+	ASSERT_NE(MAP_FAILED, v);
+	ASSERT_EQ(0, np_load(v + MIB - 1, &got));
+	EXPECT_EQ(-1, np_load(v + MIB, &got));
+	EXPECT_EQ(-1, np_load(v + 2 * MIB - 1, &got));
+	EXPECT_EQ(0, memcmp(want, v + 2 * MIB, 4096));
+	munmap(v, r.view_size);
+	close(fd);
+	close(file);
+	unlink(MNT "/holey");
+}
+
+TEST_HARNESS_MAIN
