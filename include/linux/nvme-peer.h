@@ -293,6 +293,7 @@ nvme_peer_window_get(struct nvme_peer_ctrl *pctrl,
 		     const struct nvme_peer_window_params *p);
 int nvme_peer_window_segs(struct nvme_peer_window *w,
 			  struct nvme_peer_window_seg *segs, u32 max);
+enum nvme_peer_guarantee nvme_peer_window_guarantee(struct nvme_peer_window *w);
 enum nvme_peer_reason nvme_peer_window_revoked(struct nvme_peer_window *w);
 void nvme_peer_window_put(struct nvme_peer_window *w);
 

@@ -842,9 +842,7 @@ void np_win_describe(struct nvme_peer_window *w, struct np_win_desc *d)
  *
  * The peer reads the window's pieces (nvme_peer_window_segs()) at the bus
  * addresses mapped for it, until @p->revoke is called or it puts the
- * window.  What confines a hostile peer: nvme_peer_window_segs() does not
- * say; %NVME_PEER_GUARANTEE_IOMMU means an IOMMU lets it read only these
- * pages, and nothing else.
+ * window.  What confines a hostile peer: nvme_peer_window_guarantee().
  *
  * Context: process; may sleep.
  * Return: the window, or an ERR_PTR() (see np_win_get()).
@@ -882,6 +880,21 @@ int nvme_peer_window_segs(struct nvme_peer_window *w,
 	return w->nr_segs;
 }
 EXPORT_SYMBOL_GPL(nvme_peer_window_segs);
+
+/**
+ * nvme_peer_window_guarantee() - what confines a window's peer
+ * @w: the window
+ *
+ * Return: %NVME_PEER_GUARANTEE_IOMMU when an IOMMU lets the peer read the
+ * window's pages and nothing else of the BAR, on every path;
+ * %NVME_PEER_GUARANTEE_IOMMU_SWITCH or %NVME_PEER_GUARANTEE_NONE when its
+ * reads may reach the whole BAR (the whole namespace); CPU without a peer.
+ */
+enum nvme_peer_guarantee nvme_peer_window_guarantee(struct nvme_peer_window *w)
+{
+	return w->guarantee;
+}
+EXPORT_SYMBOL_GPL(nvme_peer_window_guarantee);
 
 /**
  * nvme_peer_window_revoked() - whether and why a window was revoked

@@ -39,7 +39,8 @@
  *              is still the importers' to DMA into
  *
  * np_accel_write() lets np-client have the edu device, not the CPU, write
- * SQEs and ring doorbells; np_accel_dmabuf() gives np-client a buffer of
+ * SQEs and ring doorbells, np_accel_read() read a window's bus addresses;
+ * np_accel_dmabuf() gives np-client a buffer of
  * the accelerator's memory, as the debugfs file dmabuf gives a process one.
  */
 #include <linux/debugfs.h>
@@ -130,6 +131,47 @@ int np_accel_write(u64 dst, const void *src, u32 len)
 	return ret;
 }
 EXPORT_SYMBOL_GPL(np_accel_write);
+
+/**
+ * np_accel_read() - have the edu device read bytes at a bus address
+ * @src: bus address as the edu device sees it
+ * @dst: where the bytes go (through a buffer the edu device writes)
+ * @len: 1 to 4095
+ *
+ * @dst receives what the device wrote back: with the source unreachable
+ * (an IOMMU fault) QEMU completes the DMA anyway, and the bytes are those
+ * the buffer held, filled with 0xa5 first.
+ *
+ * Return: 0, -ENODEV without an edu device, -EINVAL, -ENOMEM, -ETIMEDOUT.
+ */
+int np_accel_read(u64 src, void *dst, u32 len)
+{
+	dma_addr_t dma;
+	void *buf;
+	int ret;
+
+	if (!edu_pdev)
+		return -ENODEV;
+	if (!len || len > EDU_BUF_MAX)
+		return -EINVAL;
+	buf = dma_alloc_coherent(&edu_pdev->dev, PAGE_SIZE, &dma, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	memset(buf, 0xa5, PAGE_SIZE);
+	mutex_lock(&edu_lock);
+	/* the engine's buffer, too: a faulted read leaves it as it was */
+	ret = edu_dma_one(dma, EDU_BUF, len, false);
+	if (!ret)
+		ret = edu_dma_one(src, EDU_BUF, len, false);
+	if (!ret)
+		ret = edu_dma_one(EDU_BUF, dma, len, true);
+	mutex_unlock(&edu_lock);
+	if (!ret)
+		memcpy(dst, buf, len);
+	dma_free_coherent(&edu_pdev->dev, PAGE_SIZE, buf, dma);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(np_accel_read);
 
 static struct pci_dev *np_find_nvme_p2pmem(void)
 {

@@ -34,6 +34,14 @@
  *            -ETIMEDOUT after 1 s without a completion.
  *   data     read: the data buffer of the queue the last io used
  *   status_code read: NVMe status of the last io
+ *   window   write "CTRL NSID SLBA NLB PEER": one read-only window of
+ *            that LBA range for the PCI device PEER (the edu device), or
+ *            "put"; read: "segs=N view=V len=L bus=B guarantee=G
+ *            reason=R callbacks=C" of its first piece (hex V, L, B)
+ *   window_read  write "BUS LEN": the edu device reads LEN bytes at bus
+ *            address BUS, covered by the window or not, as a peer that
+ *            misbehaves would; read: those bytes (0xa5 where the read
+ *            faulted)
  */
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
@@ -550,6 +558,157 @@ static int status_code_get(void *data, u64 *val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(status_code_fops, status_code_get, NULL, "%#llx\n");
 
+/* ---- a read-only window read by the edu device ---- */
+
+static struct nvme_peer_window *npc_win;
+static struct nvme_peer_ctrl *npc_win_ctrl;
+static atomic_t npc_win_callbacks;
+static enum nvme_peer_reason npc_win_reason;
+static u8 npc_win_bytes[4095];
+static u32 npc_win_len;
+
+static void npc_win_revoke(struct nvme_peer_window *w,
+			   enum nvme_peer_reason reason, void *priv)
+{
+	WRITE_ONCE(npc_win_reason, reason);
+	atomic_inc(&npc_win_callbacks);
+}
+
+static void npc_win_put(void)
+{
+	lockdep_assert_held(&npc_lock);
+	if (!npc_win)
+		return;
+	nvme_peer_window_put(npc_win);
+	nvme_peer_ctrl_put(npc_win_ctrl);
+	npc_win = NULL;
+}
+
+static int npc_win_get(char *line)
+{
+	struct nvme_peer_extent ext;
+	struct nvme_peer_window_params p = {
+		.extents = &ext, .nr_extents = 1, .revoke = npc_win_revoke,
+	};
+	char ctrl[16], peer[32];
+	struct device *dev;
+	struct nvme_peer_window *w;
+	int ret;
+
+	if (sscanf(line, "%15s %u %llu %llu %31s", ctrl, &p.nsid, &ext.slba,
+		   &ext.nlb, peer) != 5)
+		return -EINVAL;
+	dev = bus_find_device_by_name(&pci_bus_type, NULL, peer);
+	if (!dev)
+		return -ENODEV;
+	p.peer = to_pci_dev(dev);
+	npc_win_ctrl = nvme_peer_ctrl_get_by_name(ctrl);
+	if (!npc_win_ctrl) {
+		put_device(dev);
+		return -ENODEV;
+	}
+	atomic_set(&npc_win_callbacks, 0);
+	WRITE_ONCE(npc_win_reason, NVME_PEER_REASON_NONE);
+	w = nvme_peer_window_get(npc_win_ctrl, &p);
+	put_device(dev);
+	ret = PTR_ERR_OR_ZERO(w);
+	if (ret)
+		nvme_peer_ctrl_put(npc_win_ctrl);
+	else
+		npc_win = w;
+	return ret;
+}
+
+static ssize_t window_write(struct file *file, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	char line[128];
+	int ret = npc_get_line(line, sizeof(line), ubuf, count);
+
+	if (ret)
+		return ret;
+	mutex_lock(&npc_lock);
+	npc_win_put();
+	if (!sysfs_streq(line, "put"))
+		ret = npc_win_get(line);
+	mutex_unlock(&npc_lock);
+	return ret ? ret : count;
+}
+
+static int window_show(struct seq_file *m, void *v)
+{
+	struct nvme_peer_window_seg seg = { };
+	int n, ret = 0;
+
+	mutex_lock(&npc_lock);
+	if (!npc_win) {
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+	n = nvme_peer_window_segs(npc_win, &seg, 1);
+	seq_printf(m, "segs=%d view=%#llx len=%#llx bus=%#llx guarantee=%u reason=%u callbacks=%d\n",
+		   n, seg.view_off, seg.len, (u64)seg.bus_addr,
+		   nvme_peer_window_guarantee(npc_win),
+		   nvme_peer_window_revoked(npc_win),
+		   atomic_read(&npc_win_callbacks));
+out_unlock:
+	mutex_unlock(&npc_lock);
+	return ret;
+}
+
+static int window_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, window_show, NULL);
+}
+
+static const struct file_operations window_fops = {
+	.owner = THIS_MODULE,
+	.open = window_open,
+	.read = seq_read,
+	.write = window_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static ssize_t window_read_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	char line[64];
+	u64 bus;
+	u32 len;
+	int ret = npc_get_line(line, sizeof(line), ubuf, count);
+
+	if (ret)
+		return ret;
+	if (sscanf(line, "%llx %u", &bus, &len) != 2 ||
+	    !len || len > sizeof(npc_win_bytes))
+		return -EINVAL;
+	mutex_lock(&npc_lock);
+	ret = np_accel_read(bus, npc_win_bytes, len);
+	npc_win_len = ret ? 0 : len;
+	mutex_unlock(&npc_lock);
+	return ret ? ret : count;
+}
+
+static ssize_t window_read_read(struct file *file, char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	ssize_t ret;
+
+	mutex_lock(&npc_lock);
+	ret = simple_read_from_buffer(ubuf, count, ppos, npc_win_bytes,
+				      npc_win_len);
+	mutex_unlock(&npc_lock);
+	return ret;
+}
+
+static const struct file_operations window_read_fops = {
+	.owner = THIS_MODULE,
+	.read = window_read_read,
+	.write = window_read_write,
+	.llseek = default_llseek,
+};
+
 static int __init npc_init(void)
 {
 	npc_dir = debugfs_create_dir("np-client", NULL);
@@ -560,6 +719,9 @@ static int __init npc_init(void)
 	debugfs_create_file("data", 0400, npc_dir, NULL, &data_fops);
 	debugfs_create_file("status_code", 0400, npc_dir, NULL,
 			    &status_code_fops);
+	debugfs_create_file("window", 0600, npc_dir, NULL, &window_fops);
+	debugfs_create_file("window_read", 0600, npc_dir, NULL,
+			    &window_read_fops);
 	return 0;
 }
 
@@ -572,6 +734,7 @@ static void __exit npc_exit(void)
 	for (qid = 0; qid < NPC_MAX; qid++)
 		if (npc_handles[qid])
 			npc_release_one(qid);
+	npc_win_put();
 	mutex_unlock(&npc_lock);
 }
 

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Read-only windows: namespace 2 of the two-ctrl topology's first
- * controller (XFS, 512 MiB) is mirrored by that controller's PMR (QEMU
- * pmrdev on a memory-backend-file of the namespace's own image).  The
+ * Read-only windows: a namespace of the first controller is mirrored by
+ * that controller's PMR (QEMU pmrdev on a memory-backend-file of the
+ * namespace's own image): namespace 2 (XFS, 512 MiB) in the two-ctrl
+ * topology, namespace 1 (256 MiB) in iommu and iommu-pt.  The
  * administrator declares it (configfs pmr_nsid); a window's loads equal
  * the block device's bytes at every extent edge, outside the extents a
  * load gets SIGBUS, writes are refused, a write through the block device
  * shows once it completed, a file's window shows the file and a truncate
- * revokes it before it returns; a reset and the administrator revoke.
+ * revokes it before it returns; a reset and the administrator revoke; the
+ * edu device reads its window by DMA, and behind an IOMMU nothing else.
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -22,8 +24,18 @@
 #include "np_file.h"
 #include "kselftest_harness.h"
 
-#define WIN_NS		FS_NS
+#define WIN_NS		(strcmp(np_topology(), "two-ctrl") ? 1 : FS_NS)
 #define WIN_CTRL	np_ctrl()
+
+/* The namespace's bytes, from its block device's size */
+static unsigned long long np_win_ns_bytes(void)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/block/%s/size",
+		 np_ns_dev(WIN_CTRL, WIN_NS) + 5);
+	return np_read_num(path) * 512;
+}
 
 static sigjmp_buf np_win_jb;
 
@@ -71,10 +83,11 @@ static const char *np_no_window(void)
 {
 	if (np_missing())
 		return np_missing();
-	if (strcmp(np_topology(), "two-ctrl"))
-		return "windows are tested in the two-ctrl topology";
+	if (strcmp(np_topology(), "two-ctrl") && strcmp(np_topology(), "iommu") &&
+	    strcmp(np_topology(), "iommu-pt"))
+		return "no PMR in this topology (two-ctrl, iommu, iommu-pt)";
 	if (np_pmr_declare(WIN_CTRL, WIN_NS))
-		return "no PMR showing namespace 2";
+		return "no PMR showing the namespace";
 	return NULL;
 }
 
@@ -140,15 +153,17 @@ TEST(declaration)
 	if (why)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, np_read(np_pmr_path(WIN_CTRL), buf, sizeof(buf)));
-	EXPECT_STREQ("2", buf);
+	EXPECT_EQ(WIN_NS, atoi(buf));
 	/* no such namespace; a controller without a PMR */
 	EXPECT_EQ(-ENOENT, np_pmr_declare(WIN_CTRL, 9));
-	EXPECT_EQ(-EOPNOTSUPP, np_pmr_declare("nvme1", 1));
-	rmdir("/sys/kernel/config/nvme-peer/nvme1");
+	if (!strcmp(np_topology(), "two-ctrl")) {
+		EXPECT_EQ(-EOPNOTSUPP, np_pmr_declare("nvme1", 1));
+		rmdir("/sys/kernel/config/nvme-peer/nvme1");
+	}
 	EXPECT_EQ(-EINVAL, np_write(np_pmr_path(WIN_CTRL), "two"));
 	/* a refused declaration changed nothing */
 	ASSERT_EQ(0, np_read(np_pmr_path(WIN_CTRL), buf, sizeof(buf)));
-	EXPECT_STREQ("2", buf);
+	EXPECT_EQ(WIN_NS, atoi(buf));
 	/* withdrawn: no window; declared again */
 	ASSERT_EQ(0, np_pmr_declare(WIN_CTRL, 0));
 	{
@@ -174,7 +189,7 @@ TEST(whole_namespace_matches)
 	fd = np_window_ns(&r, NULL, 0);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(9, r.lba_shift);
-	EXPECT_EQ(512ULL << 20, r.view_size);
+	EXPECT_EQ(np_win_ns_bytes(), r.view_size);
 	EXPECT_EQ(NVME_PEER_GUARANTEE_CPU, r.guarantee);
 	v = mmap(NULL, r.view_size, PROT_READ, MAP_SHARED, fd, r.mmap_off);
 	ASSERT_NE(MAP_FAILED, v);
@@ -281,13 +296,14 @@ TEST(read_only)
 TEST(refusals)
 {
 	const char *why = np_no_window();
-	struct nvme_peer_extent past = { .slba = (512ULL << 20) / 512, .nlb = 8 };
+	struct nvme_peer_extent past = { .nlb = 8 };
 	struct nvme_peer_extent small = { .slba = 1, .nlb = 2 };
 	struct nvme_peer_window_req r;
 	int fd;
 
 	if (why)
 		SKIP(return, "%s", why);
+	past.slba = np_win_ns_bytes() / 512;
 	EXPECT_EQ(-EINVAL, np_window_ns(&r, &past, 1));
 	/* no whole page inside */
 	EXPECT_EQ(-EINVAL, np_window_ns(&r, &small, 1));
@@ -297,7 +313,7 @@ TEST(refusals)
 	memset(&r, 0, sizeof(r));
 	r.size = sizeof(r);
 	r.ctrl = atoi(WIN_CTRL + 4);
-	r.nsid = 1;
+	r.nsid = 3 - WIN_NS;
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_WINDOW, &r));
 	EXPECT_EQ(ENXIO, errno);
 	r.nsid = WIN_NS;
@@ -308,12 +324,12 @@ TEST(refusals)
 	r.size = NVME_PEER_WINDOW_SIZE_VER0 - 8;
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_WINDOW, &r));
 	EXPECT_EQ(EINVAL, errno);
-	/* a controller without a provider */
+	/* a controller without a provider (or none at all) */
 	r.size = sizeof(r);
 	r.ctrl = 1;
 	r.nsid = 1;
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_WINDOW, &r));
-	EXPECT_EQ(ENXIO, errno);
+	EXPECT_EQ(strcmp(np_topology(), "two-ctrl") ? ENODEV : ENXIO, errno);
 	/* the file was not spent by the refusals */
 	r.ctrl = atoi(WIN_CTRL + 4);
 	r.nsid = WIN_NS;
@@ -572,6 +588,97 @@ TEST(file_hole_faults)
 	close(fd);
 	close(file);
 	unlink(MNT "/holey");
+}
+
+/* np-client's window for the edu device: "segs=N view=V len=L bus=B ..." */
+static int np_edu_window(__u64 slba, __u64 nlb, unsigned long long *bus,
+			 unsigned long long *len, unsigned int *guarantee)
+{
+	char line[256];
+	int segs;
+
+	if (np_sys("modprobe np-client") || !np_edu_pci())
+		return -ENODEV;
+	if (np_write(NP_DBG_CLIENT "/window", "%s %u %llu %llu %s", WIN_CTRL,
+		     WIN_NS, (unsigned long long)slba, (unsigned long long)nlb,
+		     np_edu_pci()))
+		return -EIO;
+	if (np_read(NP_DBG_CLIENT "/window", line, sizeof(line)) ||
+	    sscanf(line, "segs=%d view=%*x len=%llx bus=%llx guarantee=%u",
+		   &segs, len, bus, guarantee) != 4)
+		return -EIO;
+	return segs;
+}
+
+/* The edu device reads @n bytes at bus address @bus into @out. */
+static int np_edu_read(unsigned long long bus, void *out, int n)
+{
+	int fd, got;
+
+	if (np_write(NP_DBG_CLIENT "/window_read", "%llx %d", bus, n))
+		return -EIO;
+	fd = open(NP_DBG_CLIENT "/window_read", O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	got = read(fd, out, n);
+	close(fd);
+	return got == n ? 0 : -EIO;
+}
+
+/*
+ * A peer device reads its window by DMA: the bytes of the namespace at
+ * the window's bus addresses.  What else it reaches is the guarantee's:
+ * behind the IOMMU, the page after the window is not mapped for it (the
+ * read faults: the device gets none of the namespace's bytes); without
+ * one, it reads the namespace on.
+ */
+TEST(edu_reads_its_window)
+{
+	const char *why = np_no_window();
+	unsigned long long bus, len;
+	int segs, behind_iommu;
+	unsigned int guarantee;
+	unsigned char *pat, got[512];
+	char line[256];
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (!np_edu_pci())
+		SKIP(return, "no edu device");
+	behind_iommu = !strcmp(np_topology(), "iommu");
+	/* a pattern at 2 MiB .. 2 MiB + 40 KiB: the window is its first 32 */
+	pat = np_aligned(40960);
+	ASSERT_NE(NULL, pat);
+	np_fill(pat, 40960, 123);
+	ASSERT_EQ(0, np_blk_io(np_ns_dev(WIN_CTRL, WIN_NS), 1, 2 << 20, pat,
+			       40960));
+	segs = np_edu_window(4096, 64, &bus, &len, &guarantee);
+	ASSERT_EQ(1, segs);
+	EXPECT_EQ(32768ULL, len);
+	EXPECT_EQ(behind_iommu ? NVME_PEER_GUARANTEE_IOMMU_SWITCH :
+		  NVME_PEER_GUARANTEE_NONE, guarantee);
+	ASSERT_EQ(0, np_edu_read(bus + 4096, got, sizeof(got)));
+	EXPECT_EQ(0, memcmp(pat + 4096, got, sizeof(got)));
+	/* the last bytes of the window */
+	ASSERT_EQ(0, np_edu_read(bus + len - 512, got, sizeof(got)));
+	EXPECT_EQ(0, memcmp(pat + len - 512, got, sizeof(got)));
+	/* one past it: not mapped behind the IOMMU, the namespace without */
+	ASSERT_EQ(0, np_edu_read(bus + len, got, sizeof(got)));
+	EXPECT_EQ(!behind_iommu, !memcmp(pat + len, got, sizeof(got)));
+	/* revoked by a reset: the callback ran once, the mapping went */
+	ASSERT_EQ(0, np_write(np_ctrl_path("/sys/class/nvme/%s/reset_controller"),
+			      "1"));
+	ASSERT_EQ(0, np_wait_for(np_ctrl_path("/sys/class/nvme/%s/state"),
+				 "live", 30));
+	ASSERT_EQ(0, np_read(NP_DBG_CLIENT "/window", line, sizeof(line)));
+	EXPECT_NE(NULL, strstr(line, "callbacks=1")) TH_LOG("%s", line);
+	EXPECT_NE(NULL, strstr(line, "segs=-6")) TH_LOG("%s", line);
+	if (behind_iommu) {
+		ASSERT_EQ(0, np_edu_read(bus + 4096, got, sizeof(got)));
+		EXPECT_NE(0, memcmp(pat + 4096, got, sizeof(got)));
+	}
+	EXPECT_EQ(0, np_write(NP_DBG_CLIENT "/window", "put"));
+	free(pat);
 }
 
 TEST_HARNESS_MAIN
