@@ -27,6 +27,14 @@
 #define WIN_NS		(strcmp(np_topology(), "two-ctrl") ? 1 : FS_NS)
 #define WIN_CTRL	np_ctrl()
 
+/* two-ctrl's second controller (no PMR), by name: the order may vary */
+static const char *np_other_ctrl(void)
+{
+	const char *pci = np_nvme_pci(1);
+
+	return pci ? np_ctrl_of(pci) : "";
+}
+
 /* The namespace's bytes, from its block device's size */
 static unsigned long long np_win_ns_bytes(void)
 {
@@ -148,6 +156,7 @@ static int np_dev_bytes(__u64 off, void *buf, size_t len)
 TEST(declaration)
 {
 	const char *why = np_no_window();
+	struct nvme_peer_window_req r;
 	char buf[32];
 
 	if (why)
@@ -157,8 +166,13 @@ TEST(declaration)
 	/* no such namespace; a controller without a PMR */
 	EXPECT_EQ(-ENOENT, np_pmr_declare(WIN_CTRL, 9));
 	if (!strcmp(np_topology(), "two-ctrl")) {
-		EXPECT_EQ(-EOPNOTSUPP, np_pmr_declare("nvme1", 1));
-		rmdir("/sys/kernel/config/nvme-peer/nvme1");
+		char dir[96];
+
+		ASSERT_NE(0, np_other_ctrl()[0]);
+		EXPECT_EQ(-EOPNOTSUPP, np_pmr_declare(np_other_ctrl(), 1));
+		snprintf(dir, sizeof(dir), "/sys/kernel/config/nvme-peer/%s",
+			 np_other_ctrl());
+		rmdir(dir);
 	}
 	EXPECT_EQ(-EINVAL, np_write(np_pmr_path(WIN_CTRL), "two"));
 	/* a refused declaration changed nothing */
@@ -166,11 +180,7 @@ TEST(declaration)
 	EXPECT_EQ(WIN_NS, atoi(buf));
 	/* withdrawn: no window; declared again */
 	ASSERT_EQ(0, np_pmr_declare(WIN_CTRL, 0));
-	{
-		struct nvme_peer_window_req r;
-
-		EXPECT_EQ(-ENXIO, np_window_ns(&r, NULL, 0));
-	}
+	EXPECT_EQ(-ENXIO, np_window_ns(&r, NULL, 0));
 	ASSERT_EQ(0, np_pmr_declare(WIN_CTRL, WIN_NS));
 }
 
@@ -254,7 +264,7 @@ TEST(extents_and_nothing_else)
 TEST(read_only)
 {
 	const char *why = np_no_window();
-	struct nvme_peer_window_req r;
+	struct nvme_peer_window_req r, again;
 	void *v;
 	int fd;
 
@@ -279,16 +289,13 @@ TEST(read_only)
 	EXPECT_EQ(EACCES, errno);
 	munmap(v, 4096);
 	/* one window per open file */
-	{
-		struct nvme_peer_window_req again = r;
-
-		again.lba_shift = 0;
-		again.mmap_off = 0;
-		again.view_size = 0;
-		again.guarantee = 0;
-		EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_WINDOW, &again));
-		EXPECT_EQ(EBUSY, errno);
-	}
+	again = r;
+	again.lba_shift = 0;
+	again.mmap_off = 0;
+	again.view_size = 0;
+	again.guarantee = 0;
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_WINDOW, &again));
+	EXPECT_EQ(EBUSY, errno);
 	close(fd);
 }
 
@@ -324,12 +331,17 @@ TEST(refusals)
 	r.size = NVME_PEER_WINDOW_SIZE_VER0 - 8;
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_WINDOW, &r));
 	EXPECT_EQ(EINVAL, errno);
-	/* a controller without a provider (or none at all) */
+	/* a controller without a provider, one that does not exist */
 	r.size = sizeof(r);
-	r.ctrl = 1;
 	r.nsid = 1;
+	if (!strcmp(np_topology(), "two-ctrl")) {
+		r.ctrl = atoi(np_other_ctrl() + 4);
+		EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_WINDOW, &r));
+		EXPECT_EQ(ENXIO, errno);
+	}
+	r.ctrl = 99;
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_WINDOW, &r));
-	EXPECT_EQ(strcmp(np_topology(), "two-ctrl") ? ENODEV : ENXIO, errno);
+	EXPECT_EQ(ENODEV, errno);
 	/* the file was not spent by the refusals */
 	r.ctrl = atoi(WIN_CTRL + 4);
 	r.nsid = WIN_NS;
@@ -436,7 +448,7 @@ TEST(reset_revokes)
 	const char *why = np_no_window();
 	struct nvme_peer_window_req r;
 	struct nvme_peer_info info;
-	unsigned char *v, got;
+	unsigned char *v, got, want;
 	int fd, fd2;
 
 	if (why)
@@ -459,13 +471,9 @@ TEST(reset_revokes)
 	munmap(v, 1 << 20);
 	v = mmap(NULL, 1 << 20, PROT_READ, MAP_SHARED, fd2, r.mmap_off);
 	ASSERT_NE(MAP_FAILED, v);
-	{
-		unsigned char want;
-
-		ASSERT_EQ(0, np_dev_bytes(4096, &want, 1));
-		ASSERT_EQ(0, np_load(v + 4096, &got));
-		EXPECT_EQ(want, got);
-	}
+	ASSERT_EQ(0, np_dev_bytes(4096, &want, 1));
+	ASSERT_EQ(0, np_load(v + 4096, &got));
+	EXPECT_EQ(want, got);
 	munmap(v, 1 << 20);
 	close(fd2);
 	close(fd);
