@@ -38,8 +38,75 @@ static void np_save_catch(int on)
 	}
 }
 
+/*
+ * A window provider: a controller's pmr_nsid, one "CTRL pmr_nsid=NSID"
+ * line, restored after the reservations
+ */
+struct np_prov {
+	char ctrl[NP_CTRL_MAX + 1];
+	unsigned long long nsid;
+	int line;
+};
+
+struct np_provs {
+	struct np_prov *v;
+	int n;
+};
+
+static struct np_prov *np_prov_add(struct np_provs *p)
+{
+	if (!(p->n % 16)) {
+		p->v = realloc(p->v, (p->n + 16) * sizeof(*p->v));
+		if (!p->v) {
+			np_err("out of memory");
+			exit(NP_EXIT_FAIL);
+		}
+	}
+	memset(&p->v[p->n], 0, sizeof(p->v[0]));
+	return &p->v[p->n++];
+}
+
+static const char *np_prov_path(char *buf, size_t len, const char *ctrl)
+{
+	np_path(buf, len, np_cfg_root(), ctrl, NP_PROV_KEY, NULL);
+	return buf;
+}
+
+/* The declared providers (pmr_nsid not 0); the number unreadable, said */
+static int np_scan_provs(struct np_provs *p)
+{
+	char **ctrls, path[PATH_MAX], val[32];
+	int nc, i, errs = 0;
+	struct np_prov *v;
+
+	nc = np_subdirs(np_cfg_root(), "", &ctrls);
+	if (nc < 0)
+		return 0;
+	qsort(ctrls, nc, sizeof(*ctrls), np_natcmp_p);
+	for (i = 0; i < nc; i++) {
+		unsigned long long nsid;
+
+		if (np_read(np_prov_path(path, sizeof(path), ctrls[i]), val,
+			    sizeof(val)) ||
+		    np_parse_num(val, NP_PROV_NSID_MAX, &nsid)) {
+			np_err("save: %s: %s: unreadable", ctrls[i],
+			       NP_PROV_KEY);
+			errs++;
+			continue;
+		}
+		if (!nsid)
+			continue;
+		v = np_prov_add(p);
+		np_copy(v->ctrl, sizeof(v->ctrl), ctrls[i]);
+		v->nsid = nsid;
+	}
+	np_free_strv(ctrls, nc);
+	return errs;
+}
+
 /* The save file's text; 0, or -1 with errno set (a write failed) */
-static int np_save_print(FILE *f, const struct np_list *l)
+static int np_save_print(FILE *f, const struct np_list *l,
+			 const struct np_provs *p)
 {
 	time_t now = time(NULL);
 	char stamp[64];
@@ -60,6 +127,12 @@ static int np_save_print(FILE *f, const struct np_list *l)
 					e->val[k]);
 		fprintf(f, " enable=%s\n", e->val[NP_KEY_enable]);
 	}
+	if (p->n)
+		fprintf(f, "# CTRL %s=NSID: window providers (restored last)\n",
+			NP_PROV_KEY);
+	for (i = 0; i < p->n; i++)
+		fprintf(f, "%s %s=%llu\n", p->v[i].ctrl, NP_PROV_KEY,
+			p->v[i].nsid);
 	if (fflush(f) || ferror(f)) {
 		if (!errno)
 			errno = EIO;
@@ -76,7 +149,8 @@ static int np_save_print(FILE *f, const struct np_list *l)
  * temporary file too, FILE.tmp.XXXXXX).  A symbolic link is followed: its
  * target is replaced.
  */
-static int np_save_file(const char *file, const struct np_list *l)
+static int np_save_file(const char *file, const struct np_list *l,
+			const struct np_provs *p)
 {
 	char *real = realpath(file, NULL), dir[PATH_MAX];
 	const char *path = real ? real : file;
@@ -99,7 +173,7 @@ static int np_save_file(const char *file, const struct np_list *l)
 	}
 	step = "write";
 	f = fchmod(fd, 0600) ? NULL : fdopen(fd, "w");
-	if (!f || np_save_print(f, l)) {
+	if (!f || np_save_print(f, l, p)) {
 		err = errno;
 		goto out;
 	}
@@ -145,6 +219,7 @@ out:
 
 int np_cmd_save(int argc, char **argv)
 {
+	struct np_provs p = { 0 };
 	struct np_list l = { 0 };
 	char why[512];
 	int i, k, ret = NP_EXIT_OK;
@@ -157,6 +232,8 @@ int np_cmd_save(int argc, char **argv)
 	if (ret)
 		return ret;
 	np_scan_cfg(&l);
+	if (np_scan_provs(&p))
+		ret = NP_EXIT_FAIL;
 	/* check first: a file that restore would refuse is not written */
 	for (i = 0; i < l.n; i++) {
 		for (k = 0; k < NP_NKEYS; k++) {
@@ -176,11 +253,12 @@ int np_cmd_save(int argc, char **argv)
 	if (ret)
 		goto out;
 	if (argc && strcmp(argv[0], "-"))
-		ret = np_save_file(argv[0], &l);
-	else if (np_save_print(stdout, &l))
+		ret = np_save_file(argv[0], &l, &p);
+	else if (np_save_print(stdout, &l, &p))
 		ret = np_fail(errno, "save: stdout");
 out:
 	np_list_free(&l);
+	free(p.v);
 	return ret;
 }
 
@@ -189,6 +267,7 @@ out:
 struct np_conf {
 	struct np_spec *v;
 	int n;
+	struct np_provs p;
 };
 
 static void np_file_err(const char *file, int line, const char *fmt, ...)
@@ -200,6 +279,59 @@ static void np_file_err(const char *file, int line, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+/*
+ * A provider line, "CTRL pmr_nsid=NSID" (its first word @ctrl, the rest in
+ * strtok_r()'s @save), into @conf; the number of errors said
+ */
+static int np_parse_prov(const char *ctrl, char **save, const char *file,
+			 int line, struct np_conf *conf)
+{
+	char *word, path[PATH_MAX], val[32];
+	unsigned long long nsid = 0, now;
+	int i, got = 0;
+	struct np_prov *v;
+
+	if (!np_ctrl_name_ok(ctrl)) {
+		np_file_err(file, line, "'%s': not CTRL/NAME nor a controller",
+			    ctrl);
+		return 1;
+	}
+	while ((word = strtok_r(NULL, " \t", save)) && word[0] != '#') {
+		size_t klen = strlen(NP_PROV_KEY);
+
+		if (got++ || strncmp(word, NP_PROV_KEY "=", klen + 1) ||
+		    np_parse_num(word + klen + 1, NP_PROV_NSID_MAX, &nsid) ||
+		    !nsid) {
+			np_file_err(file, line, "%s: '%s': a controller's line is %s=NSID (1-%llu), once",
+				    ctrl, word, NP_PROV_KEY,
+				    (unsigned long long)NP_PROV_NSID_MAX);
+			return 1;
+		}
+	}
+	if (!got) {
+		np_file_err(file, line, "%s: no %s=NSID", ctrl, NP_PROV_KEY);
+		return 1;
+	}
+	for (i = 0; i < conf->p.n; i++) {
+		if (!strcmp(conf->p.v[i].ctrl, ctrl)) {
+			np_file_err(file, line, "%s: duplicate controller (line %d)",
+				    ctrl, conf->p.v[i].line);
+			return 1;
+		}
+	}
+	if (!np_read(np_prov_path(path, sizeof(path), ctrl), val, sizeof(val)) &&
+	    !np_parse_num(val, NP_PROV_NSID_MAX, &now) && now) {
+		np_file_err(file, line, "%s: %s is %llu already (write 0 first)",
+			    ctrl, NP_PROV_KEY, now);
+		return 1;
+	}
+	v = np_prov_add(&conf->p);
+	np_copy(v->ctrl, sizeof(v->ctrl), ctrl);
+	v->nsid = nsid;
+	v->line = line;
+	return 0;
 }
 
 /* One line (no newline) into @conf; the number of errors said */
@@ -222,6 +354,8 @@ static int np_parse_line(char *s, const char *file, int line,
 	word = strtok_r(s, " \t", &save);
 	if (!word || word[0] == '#')
 		return 0;
+	if (!strchr(word, '/'))
+		return np_parse_prov(word, &save, file, line, conf);
 	if (!(conf->n % 16)) {
 		conf->v = realloc(conf->v, (conf->n + 16) * sizeof(*conf->v));
 		if (!conf->v) {
@@ -354,6 +488,51 @@ static int np_parse_file(FILE *f, const char *file, struct np_conf *conf,
 	return errs;
 }
 
+/*
+ * Declare each provider of @p, after the reservations: 0, or the exit code
+ * of the first failure, said, with the ones before it withdrawn again and
+ * the controller directories made for them removed
+ */
+static int np_restore_provs(const struct np_provs *p, const char *file)
+{
+	char dir[PATH_MAX], path[PATH_MAX], val[24];
+	int i, ret = 0, *made = np_alloc((p->n + 1) * sizeof(*made));
+
+	for (i = 0; i < p->n; i++) {
+		np_path(dir, sizeof(dir), np_cfg_root(), p->v[i].ctrl, NULL,
+			NULL);
+		made[i] = !mkdir(dir, 0755);
+		if (!made[i] && errno != EEXIST) {
+			ret = np_fail(errno, "%s:%d: mkdir %s", file,
+				      p->v[i].line, p->v[i].ctrl);
+			break;
+		}
+		snprintf(val, sizeof(val), "%llu", p->v[i].nsid);
+		ret = np_write(np_prov_path(path, sizeof(path), p->v[i].ctrl),
+			       val);
+		if (ret) {
+			ret = np_fail(-ret, "%s:%d: %s %s=%s", file,
+				      p->v[i].line, p->v[i].ctrl, NP_PROV_KEY,
+				      val);
+			if (made[i])
+				rmdir(dir);
+			break;
+		}
+	}
+	if (ret) {
+		while (i--) {
+			np_write(np_prov_path(path, sizeof(path), p->v[i].ctrl),
+				 "0");
+			np_path(dir, sizeof(dir), np_cfg_root(), p->v[i].ctrl,
+				NULL, NULL);
+			if (made[i])
+				rmdir(dir);
+		}
+	}
+	free(made);
+	return ret;
+}
+
 int np_cmd_restore(int argc, char **argv)
 {
 	struct np_conf conf = { 0 };
@@ -390,8 +569,9 @@ int np_cmd_restore(int argc, char **argv)
 		goto out;
 	}
 	if (check) {
-		printf("%s: %d reservation%s, valid (format %d%s)\n", file,
-		       conf.n, conf.n == 1 ? "" : "s", NP_FORMAT,
+		printf("%s: %d reservation%s, %d provider%s, valid (format %d%s)\n",
+		       file, conf.n, conf.n == 1 ? "" : "s", conf.p.n,
+		       conf.p.n == 1 ? "" : "s", NP_FORMAT,
 		       format ? "" : ": no format line");
 		goto out;
 	}
@@ -403,6 +583,8 @@ int np_cmd_restore(int argc, char **argv)
 		if (ret)
 			break;
 	}
+	if (!ret)
+		ret = np_restore_provs(&conf.p, file);
 	if (ret) {
 		/* np_create() undid its own; undo the ones before it */
 		while (i--)
@@ -414,6 +596,7 @@ out:
 	for (i = 0; i < conf.n; i++)
 		np_spec_free(&conf.v[i]);
 	free(conf.v);
+	free(conf.p.v);
 	return ret;
 }
 

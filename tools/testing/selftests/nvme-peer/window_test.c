@@ -598,6 +598,41 @@ TEST(file_hole_faults)
 	unlink(MNT "/holey");
 }
 
+/*
+ * The administrator's command keeps the declaration: save writes
+ * "CTRL pmr_nsid=NSID", restore declares it again (after the
+ * reservations), and refuses to over-declare a controller.
+ */
+TEST(save_and_restore_keep_the_provider)
+{
+	const char *why = np_no_window();
+	char line[64], out[4096], buf[32];
+	int fd;
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (access("/np/tests/nvme-peer", X_OK))
+		SKIP(return, "no nvme-peer command beside the tests");
+	ASSERT_EQ(0, np_sys("/np/tests/nvme-peer save /tmp/np-win.save"));
+	fd = open("/tmp/np-win.save", O_RDONLY);
+	ASSERT_LE(0, fd);
+	memset(out, 0, sizeof(out));
+	ASSERT_LT(0, read(fd, out, sizeof(out) - 1));
+	close(fd);
+	snprintf(line, sizeof(line), "\n%s pmr_nsid=%d\n", WIN_CTRL, WIN_NS);
+	EXPECT_NE(NULL, strstr(out, line)) TH_LOG("%s", out);
+	/* declared: restore refuses the file, changes nothing (exit 3) */
+	EXPECT_NE(0, np_sys("/np/tests/nvme-peer restore /tmp/np-win.save 2>/dev/null"));
+	ASSERT_EQ(0, np_read(np_pmr_path(WIN_CTRL), buf, sizeof(buf)));
+	EXPECT_EQ(WIN_NS, atoi(buf));
+	/* withdrawn, then restored */
+	ASSERT_EQ(0, np_pmr_declare(WIN_CTRL, 0));
+	EXPECT_EQ(0, np_sys("/np/tests/nvme-peer restore /tmp/np-win.save"));
+	ASSERT_EQ(0, np_read(np_pmr_path(WIN_CTRL), buf, sizeof(buf)));
+	EXPECT_EQ(WIN_NS, atoi(buf));
+	unlink("/tmp/np-win.save");
+}
+
 /* np-client's window for the edu device: "segs=N view=V len=L bus=B ..." */
 static int np_edu_window(__u64 slba, __u64 nlb, unsigned long long *bus,
 			 unsigned long long *len, unsigned int *guarantee)
