@@ -3,8 +3,10 @@
 # The `make demo` story, run inside the two-ctrl topology by scripts/demo:
 # the edu device reads a file-bound range into accelerator memory, a read
 # outside the file is refused, a truncate revokes the queue, a reset brings
-# a named reservation back and its tenant re-attaches.  Every figure is
-# read from sysfs, configfs, debugfs or the tenant's own output.
+# a named reservation back and its tenant re-attaches; then a tenant of uid
+# 1000 reads its own file through a read-only window (the PMR), a load in
+# a hole faults and a truncate revokes the window.  Every figure is read
+# from sysfs, configfs, debugfs or the tenants' own output.
 set -e
 say() { printf '\n== %s\n' "$*"; }
 show() { printf '   %-15s %s\n' "$1" "$(cat "$2")"; }
@@ -179,6 +181,30 @@ G2=$(cat "$P/q$Q4/generation")
 TM=$(sed -n 's/.* match \([a-z]*\)$/\1/p' /tmp/tenant.out)
 TR=$(sed -n 's/.* reason \([a-z-]*\) .*/\1/p' /tmp/tenant.out)
 
+say "5. A read-only window: an unprivileged tenant reads its file with loads"
+mkdir -p "$CFS/$C"
+echo 2 > "$CFS/$C/pmr_nsid"
+W=/mnt/np/tenant
+mkdir -p $W
+chown 1000:1000 $W
+echo "   the administrator declares that $C's PMR mirrors namespace 2 ($(($(cat "/sys/block/${NS2#/dev/}/size") / 2048)) MiB):"
+echo "   configfs ${CFS#/sys/kernel/config/}/$C/pmr_nsid=$(cat "$CFS/$C/pmr_nsid"); the tenant runs as uid 1000 and owns $W"
+wrc=0
+demo-tenant --window "$C" 1000 $W/model.bin /tmp/window > /tmp/window.out 2>&1 ||
+	wrc=$?
+head -n2 /tmp/window.out
+W1=$(cat /tmp/window.read 2>/dev/null | md5sum | cut -d' ' -f1)
+W2=$(cat /tmp/window.window 2>/dev/null | md5sum | cut -d' ' -f1)
+echo "   bytes 0-524287 by read(2):        md5 $W1"
+echo "   the same bytes by loads (window): md5 $W2"
+sed 1,2d /tmp/window.out | grep -v '^window:' || true
+[ -s /tmp/window.read ] && [ "$W1" = "$W2" ] && WMATCH=equal ||
+	WMATCH=DIFFERENT
+WH=$(sed -n 's/^window: .* hole \([A-Za-z]*\) .*/\1/p' /tmp/window.out)
+WR=$(sed -n 's/^window: .* reason \([a-z-]*\) .*/\1/p' /tmp/window.out)
+WA=$(sed -n 's/^window: .* after \([A-Za-z]*\) .*/\1/p' /tmp/window.out)
+WU=$(sed -n 's/^window: .* us \([0-9]*\)$/\1/p' /tmp/window.out)
+
 say "What happened"
 row() { printf '   %-2s %-32s %-33s %s\n' "$@"; }
 row "" "asked" "the kernel" "figure"
@@ -188,7 +214,12 @@ row 2 "edu reads LBAs 0-$((NLB - 1)) (superblock)" "refused, forwarded $F1 -> $F
 row 3 "truncate the file to 512 KiB" "revoked q$Q first ($((FN / 1000)) us)" "reason $R3, lease $L3"
 row 4 "reset $C" "revoked \"tenant\" ($TR)," "generation $G1 -> $G2"
 row "" "" "reserved it again as q$Q4" "read back equal: ${TM:-?}"
+row 5 "uid 1000 maps its 1 MiB file" "a read-only window on the PMR" "md5 $WMATCH (${W1%"${W1#????????}"}..)"
+row "" "  loads bytes 0-524287" "no capability: the owner's file" "524288 bytes"
+row 6 "a load in its hole (512 KiB)" "no page there" "${WH:-?} at byte 524288"
+row 7 "truncate it to 256 KiB" "revoked in ftruncate (${WU:-?} us)" "reason ${WR:-?}, old map ${WA:-?}"
 echo all > $DBG/release
 rmdir "$T" "$CFS/$C"
 umount /mnt/np
-[ "$MATCH" = equal ] && [ "$TM" = yes ] && [ $rc -eq 0 ]
+[ "$MATCH" = equal ] && [ "$TM" = yes ] && [ $rc -eq 0 ] &&
+	[ "$WMATCH" = equal ] && [ $wrc -eq 0 ]

@@ -13,8 +13,6 @@
  */
 #define _GNU_SOURCE
 #include <poll.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -22,6 +20,7 @@
 
 #include "np_util.h"
 #include "np_file.h"
+#include "np_window.h"
 #include "kselftest_harness.h"
 
 #define WIN_NS		(strcmp(np_topology(), "two-ctrl") ? 1 : FS_NS)
@@ -43,28 +42,6 @@ static unsigned long long np_win_ns_bytes(void)
 	snprintf(path, sizeof(path), "/sys/block/%s/size",
 		 np_ns_dev(WIN_CTRL, WIN_NS) + 5);
 	return np_read_num(path) * 512;
-}
-
-static sigjmp_buf np_win_jb;
-
-static void np_win_sigbus(int sig)
-{
-	siglongjmp(np_win_jb, 1);
-}
-
-/* Load the byte at @p: 0 and *@out, or -1 when the load raised SIGBUS. */
-static int np_load(const unsigned char *p, unsigned char *out)
-{
-	struct sigaction sa = { .sa_handler = np_win_sigbus }, old;
-	int ret = 0;
-
-	sigaction(SIGBUS, &sa, &old);
-	if (!sigsetjmp(np_win_jb, 1))
-		*out = __atomic_load_n(p, __ATOMIC_RELAXED);	/* a real load */
-	else
-		ret = -1;
-	sigaction(SIGBUS, &old, NULL);
-	return ret;
 }
 
 static const char *np_pmr_path(const char *ctrl)
@@ -99,35 +76,13 @@ static const char *np_no_window(void)
 	return NULL;
 }
 
-/* WINDOW on a new open file; retried while the controller comes back. */
+/* WINDOW of the provider's namespace on a new open file: its fd or -errno. */
 static int np_window(struct nvme_peer_window_req *r, unsigned int flags,
 		     const struct nvme_peer_extent *ext, unsigned int n,
 		     int file_fd, __u64 off, __u64 len)
 {
-	int fd, i;
-
-	for (i = 0; i < 100; i++) {
-		fd = np_open();
-		if (fd < 0)
-			return -errno;
-		memset(r, 0, sizeof(*r));
-		r->size = sizeof(*r);
-		r->flags = flags;
-		r->ctrl = atoi(WIN_CTRL + 4);
-		r->nsid = WIN_NS;
-		r->nr_extents = n;
-		r->extents = (uintptr_t)ext;
-		r->file_fd = file_fd;
-		r->file_off = off;
-		r->file_len = len;
-		if (!ioctl(fd, NVME_PEER_IOC_WINDOW, r))
-			return fd;
-		close(fd);
-		if (errno != EAGAIN)
-			return -errno;
-		usleep(100000);
-	}
-	return -EAGAIN;
+	return np_window_on(WIN_CTRL, WIN_NS, r, flags, ext, n, file_fd, off,
+			    len);
 }
 
 static int np_window_ns(struct nvme_peer_window_req *r,
