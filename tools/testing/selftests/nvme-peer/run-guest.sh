@@ -121,9 +121,10 @@ if [ "$topo" = switch ]; then
 	kselftest tool_test
 fi
 case "$topo" in switch|iommu) kselftest guard_test ;; esac
-# read-only windows through nvme0's PMR (two-ctrl below, after XFS)
-case "$topo" in iommu|iommu-pt) kselftest window_test ;; esac
 case "$topo" in switch|rootports|iommu) kselftest dmabuf_test ;; esac
+# read-only windows through nvme0's PMR (two-ctrl below, after XFS); it
+# ends with a removal and rescan of nvme0
+case "$topo" in iommu|iommu-pt) kselftest window_test ;; esac
 [ "$topo" = two-ctrl ] && kselftest two_ctrl_test
 if [ "$topo" = two-ctrl ]; then
 	kselftest file_test

@@ -679,4 +679,65 @@ TEST(edu_reads_its_window)
 	free(pat);
 }
 
+/*
+ * The controller's removal revokes (reason "removed") and takes the
+ * declaration with it; after a rescan the administrator declares again.
+ * Last: the controller (and two-ctrl's XFS, made again) come back as the
+ * next tests expect them.
+ */
+FIXTURE(removal) {
+	int unused;
+};
+
+FIXTURE_SETUP(removal)
+{
+}
+
+FIXTURE_TEARDOWN(removal)
+{
+}
+
+TEST_F_TIMEOUT(removal, revokes, 120)
+{
+	const char *why = np_no_window();
+	struct nvme_peer_window_req r;
+	char path[256], buf[32];
+	unsigned char *v;
+	int fd, i;
+
+	if (why)
+		SKIP(return, "%s", why);
+	fd = np_window_ns(&r, NULL, 0);
+	ASSERT_LE(0, fd);
+	v = mmap(NULL, 1 << 20, PROT_READ, MAP_SHARED, fd, r.mmap_off);
+	ASSERT_NE(MAP_FAILED, v);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove",
+		 np_nvme_pci(0));
+	ASSERT_EQ(0, np_write(path, "1"));
+	np_expect_revoked(_metadata, fd, v, 0, NVME_PEER_REASON_REMOVED);
+	munmap(v, 1 << 20);
+	close(fd);
+	/* the file system on it, if any, is dead: unmount it */
+	for (i = 0; i < 100 && umount(MNT) && errno != EINVAL; i++)
+		usleep(100000);
+	ASSERT_EQ(0, np_write("/sys/bus/pci/rescan", "1"));
+	ASSERT_EQ(0, np_wait_for(np_ctrl_path("/sys/class/nvme/%s/peer/live"),
+				 "1", 30));
+	/* the declaration went with the controller */
+	ASSERT_EQ(0, np_read(np_pmr_path(WIN_CTRL), buf, sizeof(buf)));
+	EXPECT_STREQ("0", buf);
+	/* live comes before the namespaces' scan: -ENOENT until then */
+	for (i = 0; i < 100 && np_pmr_declare(WIN_CTRL, WIN_NS) == -ENOENT; i++)
+		usleep(100000);
+	ASSERT_EQ(0, np_pmr_declare(WIN_CTRL, WIN_NS));
+	fd = np_window_ns(&r, NULL, 0);
+	EXPECT_LE(0, fd);
+	close(fd);
+	if (!strcmp(np_topology(), "two-ctrl")) {
+		for (i = 0; i < 100 && np_fs(); i++)
+			usleep(100000);
+		EXPECT_EQ(NULL, np_fs());
+	}
+}
+
 TEST_HARNESS_MAIN
