@@ -9,9 +9,12 @@
 # sriov topology SERIAL names the primary (its namespace 1 for the others,
 # namespace 2 on a VF of its own for isolated), TAG is appended to each
 # mode's name, EXTRAS=0 leaves out the pollers, life and memory runs.
+# WINDOW=1 (two-ctrl topology) runs vm-bench window REPS times: nvme0's
+# namespace 2, filled with pseudo-random bytes on the first; MODES= (set,
+# empty) leaves out the io cases.
 REPS=${REPS:-3} SECS=${SECS:-2} QDS=${QDS:-"1 32 128"}
-MODES=${MODES:-"uring uring-cmd mediated mediated-spin direct"}
-SERIAL=${SERIAL:-} TAG=${TAG:-} EXTRAS=${EXTRAS:-1}
+MODES=${MODES-"uring uring-cmd mediated mediated-spin direct"}
+SERIAL=${SERIAL:-} TAG=${TAG:-} EXTRAS=${EXTRAS:-1} WINDOW=${WINDOW:-0}
 P=/sys/module/nvme_peer/parameters
 wait_for() {
 	i=0
@@ -56,6 +59,13 @@ while [ "$r" -le "$REPS" ]; do
 			done
 		done
 	done
+	r=$((r + 1))
+done
+r=1
+while [ "$WINDOW" = 1 ] && [ "$r" -le "$REPS" ]; do
+	wait_for /dev/nvme0n2
+	NP_BENCH_FILL=$([ "$r" = 1 ] && echo 1) vm-bench window "$SECS" |
+		sed "s/\$/ rep=$r/"
 	r=$((r + 1))
 done
 [ "$EXTRAS" = 1 ] || exit 0

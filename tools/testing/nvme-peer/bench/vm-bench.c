@@ -16,6 +16,14 @@
  * (/dev/ng0n1) name the controller and namespace 1's devices where they
  * are others (the sriov topology); NP_BENCH_SPAN_MB (256) the bytes the
  * random reads cover, from LBA 0.
+ *   vm-bench window SECS         (two-ctrl topology) random reads of
+ *                                namespace 2 through a read-only window
+ *                                (CPU loads: 64 and 512 bytes), beside
+ *                                512-byte reads of the same namespace
+ *                                through io_uring O_DIRECT and a mediated
+ *                                peer queue at QD 1 and 32: reads/s, CPU
+ *                                per read, and the ratios (NP_BENCH_FILL=1:
+ *                                pseudo-random bytes in the namespace first)
  *   vm-bench life N              reserve, release, attach and recycle
  *                                latency (means of N), revocation latency
  *                                on reset
@@ -32,6 +40,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,11 +63,13 @@
 
 /* the span the reads cover, MiB: NP_BENCH_SPAN_MB, the VM's namespace */
 static unsigned long long span_mb = 256;
+/* the bytes of a read (a multiple of the 512 B LBA) and its namespace */
+static unsigned int io_bs = 4096, io_nsid = 1;
 
-/* a random 4 KiB-aligned LBA (512 B LBAs) */
+/* a random LBA aligned to the read size (512 B LBAs) */
 static unsigned long long rnd_lba(void)
 {
-	return rnd() % (span_mb << 20 >> 12) * 8;
+	return rnd() % ((span_mb << 20) / io_bs) * (io_bs >> 9);
 }
 
 static const char *env_or(const char *name, const char *dflt)
@@ -227,7 +238,7 @@ static void prep_read(struct ring *r, int fd, void *buf, int cmd)
 	if (!cmd) {
 		sqe->opcode = IORING_OP_READ;
 		sqe->addr = (uintptr_t)buf;
-		sqe->len = 4096;
+		sqe->len = io_bs;
 		sqe->off = lba * 512;
 	} else {
 		struct nvme_uring_cmd *c = (void *)sqe->cmd;
@@ -235,12 +246,12 @@ static void prep_read(struct ring *r, int fd, void *buf, int cmd)
 		sqe->opcode = IORING_OP_URING_CMD;
 		sqe->cmd_op = NVME_URING_CMD_IO;
 		c->opcode = 2;		/* Read */
-		c->nsid = 1;
+		c->nsid = io_nsid;
 		c->addr = (uintptr_t)buf;
-		c->data_len = 4096;
+		c->data_len = io_bs;
 		c->cdw10 = (uint32_t)lba;
 		c->cdw11 = lba >> 32;
-		c->cdw12 = 7;		/* 8 LBAs, 0-based */
+		c->cdw12 = (io_bs >> 9) - 1;	/* LBAs, 0-based */
 	}
 }
 
@@ -303,7 +314,7 @@ static int pq_reserve(struct pq *p, int mode, int depth, size_t data_size,
 	struct nvme_peer_reserve r = {
 		.size = sizeof(r), .depth = depth,
 		.ctrl = atoi(env_or("NP_BENCH_CTRL", "0")),
-		.nsid = mode == NVME_PEER_MODE_ISOLATED ? ISO_NSID : 1,
+		.nsid = mode == NVME_PEER_MODE_ISOLATED ? ISO_NSID : io_nsid,
 		.sq_placement = NVME_PEER_PLACE_HOST,
 		.cq_placement = NVME_PEER_PLACE_HOST,
 		.data_placement = NVME_PEER_PLACE_HOST, .data_size = data_size,
@@ -373,7 +384,7 @@ static long long run_peer(struct pq *p, int qd, double secs)
 	end = now() + secs;
 	do {
 		while (inflight < qd) {
-			npq_sqe_rw(&e, NPQ_OPC_READ, nsid, rnd_lba(), 8,
+			npq_sqe_rw(&e, NPQ_OPC_READ, nsid, rnd_lba(), io_bs >> 9,
 				   p->info.data_ctrl_addr +
 				   (rnd() % qd) * 4096, 0);
 			if (npq_enqueue(&p->q, &e) < 0)
@@ -401,15 +412,60 @@ static long long run_peer(struct pq *p, int qd, double secs)
 	return done;
 }
 
-static int cmd_io(const char *mode, int qd, double secs)
+/* a read-only window's view (vm-bench window): the "window" mode reads it */
+static const unsigned char *win_view;
+static size_t win_size;
+
+/*
+ * Random @io_bs-byte reads of the window's view for @secs: a memcpy() of
+ * each to a local buffer (CPU loads), at offsets aligned to the read size.
+ */
+static long long run_window(double secs)
 {
-	struct cpu a, b;
+	unsigned long long slots = win_size / io_bs, r;
+	unsigned long long mask = slots & (slots - 1) ? 0 : slots - 1;
+	char buf[4096];
+	long long done = 0;
+	double end = now() + secs;
+	int i;
+
+	if (!win_view || !slots || io_bs > sizeof(buf))
+		return -1;
+	do {
+		for (i = 0; i < 4096; i++) {
+			r = rnd();
+			r = mask ? r & mask : r % slots;
+			memcpy(buf, win_view + r * io_bs, io_bs);
+			/* the copy is used: the compiler keeps it */
+			__asm__ __volatile__("" : : "r"(buf) : "memory");
+		}
+		done += i;
+	} while (now() < end);
+	return done;
+}
+
+/* One run: the reads completed and what they cost. */
+struct run {
 	long long n;
-	double t0, t;
-	long hz = sysconf(_SC_CLK_TCK);
-	char cs[64] = "?";
+	double secs;		/* wall time */
+	double thread_s;	/* the reading thread's CPU time, user + system */
+	struct cpu a, b;	/* before and after */
+};
+
+static double thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Run @mode at @qd for @secs: 0, 1 on a failure, 2 for an unknown mode. */
+static int io_run(const char *mode, int qd, double secs, struct run *r)
+{
 	struct pq p = { .fd = -1 };
 	int peer = -1;
+	double t0, c0;
 
 	if (!strcmp(mode, "mediated"))
 		peer = NVME_PEER_MODE_MEDIATED;
@@ -417,42 +473,64 @@ static int cmd_io(const char *mode, int qd, double secs)
 		peer = NVME_PEER_MODE_DIRECT;
 	else if (!strcmp(mode, "isolated"))
 		peer = NVME_PEER_MODE_ISOLATED;
-	else if (strcmp(mode, "uring") && strcmp(mode, "uring-cmd"))
+	else if (strcmp(mode, "uring") && strcmp(mode, "uring-cmd") &&
+		 strcmp(mode, "window"))
 		return 2;
 	/* before the clock: an isolated reserve brings up a VF */
 	if (peer >= 0 && pq_setup(&p, peer, qd))
 		return 1;
 
+	cpu_sample(&r->a);
+	c0 = thread_cpu();
+	t0 = now();
+	if (!strcmp(mode, "uring"))
+		r->n = run_uring(0, qd, secs);
+	else if (!strcmp(mode, "uring-cmd"))
+		r->n = run_uring(1, qd, secs);
+	else if (!strcmp(mode, "window"))
+		r->n = run_window(secs);
+	else
+		r->n = run_peer(&p, qd, secs);
+	r->secs = now() - t0;
+	r->thread_s = thread_cpu() - c0;
+	cpu_sample(&r->b);
+	if (p.fd >= 0)
+		close(p.fd);
+	return r->n > 0 ? 0 : 1;
+}
+
+/* us per read of @ticks (clock ticks over @r) */
+static double tick_us(const struct run *r, long long ticks)
+{
+	return ticks * 1e6 / sysconf(_SC_CLK_TCK) / r->n;
+}
+
+static int cmd_io(const char *mode, int qd, double secs)
+{
+	long long ksys;
+	char cs[64] = "?";
+	struct run r;
+	int ret;
+
 	read_file("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		  cs, sizeof(cs));
 	cs[strcspn(cs, "\n")] = 0;
-	cpu_sample(&a);
-	t0 = now();
-	if (!strcmp(mode, "uring"))
-		n = run_uring(0, qd, secs);
-	else if (!strcmp(mode, "uring-cmd"))
-		n = run_uring(1, qd, secs);
-	else
-		n = run_peer(&p, qd, secs);
-	t = now() - t0;
-	cpu_sample(&b);
-	if (p.fd >= 0)
-		close(p.fd);
-	if (n <= 0)
-		return 1;
-	/* us of kernel CPU per I/O: ticks / hz / n */
+	ret = io_run(mode, qd, secs, &r);
+	if (ret)
+		return ret;
+	ksys = r.b.sys + r.b.irq + r.b.softirq - r.a.sys - r.a.irq - r.a.softirq;
 	printf("NP-BENCH kind=io mode=%s qd=%d ios=%lld secs=%.2f iops=%.0f ",
-	       mode, qd, n, t, n / t);
+	       mode, qd, r.n, r.secs, r.n / r.secs);
 	printf("kcpu_us=%.2f sys_us=%.2f irq_us=%.2f softirq_us=%.2f ",
-	       (b.sys + b.irq + b.softirq - a.sys - a.irq - a.softirq) * 1e6 / hz / n,
-	       (b.sys - a.sys) * 1e6 / hz / n, (b.irq - a.irq) * 1e6 / hz / n,
-	       (b.softirq - a.softirq) * 1e6 / hz / n);
+	       tick_us(&r, ksys), tick_us(&r, r.b.sys - r.a.sys),
+	       tick_us(&r, r.b.irq - r.a.irq),
+	       tick_us(&r, r.b.softirq - r.a.softirq));
 	printf("self_us=%.2f poller_us=%.2f kworker_us=%.2f busy_pct=%.1f clocksource=%s\n",
-	       (b.self - a.self) * 1e6 / hz / n,
-	       (b.poller - a.poller) * 1e6 / hz / n,
-	       (b.kworker - a.kworker) * 1e6 / hz / n,
-	       100.0 * (b.sys + b.irq + b.softirq - a.sys - a.irq - a.softirq) /
-	       (b.total - a.total ? b.total - a.total : 1), cs);
+	       tick_us(&r, r.b.self - r.a.self),
+	       tick_us(&r, r.b.poller - r.a.poller),
+	       tick_us(&r, r.b.kworker - r.a.kworker),
+	       100.0 * ksys / (r.b.total - r.a.total ? r.b.total - r.a.total : 1),
+	       cs);
 	return 0;
 }
 
@@ -600,6 +678,226 @@ static int cmd_mem(void)
 	return 0;
 }
 
+/* ---- windows ------------------------------------------------------------ */
+
+/* the two-ctrl topology: nvme0's PMR shows its namespace 2 (512 MiB) */
+#define WIN_NSID	2
+/* 512-byte blocks compared between the window and the block device */
+#define WIN_CHECKS	64
+
+/*
+ * Declare @ctrl's PMR as showing WIN_NSID and map a window of the whole
+ * namespace into win_view: the /dev/nvme-peer file, or -1.
+ */
+static int win_open(int ctrl)
+{
+	struct nvme_peer_window_req r;
+	char dir[96], file[128];
+	void *v;
+	int fd, i;
+
+	snprintf(dir, sizeof(dir), "/sys/kernel/config/nvme-peer/nvme%d", ctrl);
+	snprintf(file, sizeof(file), "%s/pmr_nsid", dir);
+	mkdir(dir, 0755);
+	if (peer_write(file, "2"))
+		return -1;
+	for (i = 0; i < 100; i++) {
+		fd = open("/dev/nvme-peer", O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		memset(&r, 0, sizeof(r));
+		r.size = sizeof(r);
+		r.ctrl = ctrl;
+		r.nsid = WIN_NSID;
+		if (!ioctl(fd, NVME_PEER_IOC_WINDOW, &r))
+			break;
+		close(fd);
+		fd = -1;
+		if (errno != EAGAIN)
+			return -1;
+		usleep(100000);
+	}
+	if (fd < 0)
+		return -1;
+	v = mmap(NULL, r.view_size, PROT_READ, MAP_SHARED, fd, r.mmap_off);
+	if (v == MAP_FAILED) {
+		close(fd);
+		return -1;
+	}
+	win_view = v;
+	win_size = r.view_size;
+	return fd;
+}
+
+/* /dev/nvmeXnY of @ctrl's namespace @nsid (/sys/block/nvmeXn*'s nsid) */
+static int ns_bdev(int ctrl, unsigned int nsid, char *dev, size_t len)
+{
+	const size_t pre = strlen("/sys/block/");
+	char pat[64], buf[32];
+	int ret = -1;
+	size_t i;
+	glob_t g;
+
+	snprintf(pat, sizeof(pat), "/sys/block/nvme%dn*/nsid", ctrl);
+	if (glob(pat, 0, NULL, &g))
+		return -1;
+	for (i = 0; i < g.gl_pathc && ret; i++) {
+		if (read_file(g.gl_pathv[i], buf, sizeof(buf)) < 0 ||
+		    strtoul(buf, NULL, 0) != nsid)
+			continue;
+		snprintf(dev, len, "/dev/%.*s",
+			 (int)(strrchr(g.gl_pathv[i], '/') - g.gl_pathv[i] - pre),
+			 g.gl_pathv[i] + pre);
+		ret = 0;
+	}
+	globfree(&g);
+	return ret;
+}
+
+/* Fill @dev with pseudo-random bytes (O_DIRECT, 1 MiB writes): 0 or -1. */
+static int fill_dev(const char *dev)
+{
+	int fd = open(dev, O_WRONLY | O_DIRECT), ret = 0;
+	unsigned long long *buf = aligned_alloc(4096, 1 << 20);
+	size_t i;
+	ssize_t n;
+
+	if (fd < 0 || !buf) {
+		ret = -1;
+		goto out;
+	}
+	do {
+		for (i = 0; i < (1 << 20) / sizeof(*buf); i++)
+			buf[i] = rnd();
+		n = write(fd, buf, 1 << 20);
+	} while (n == 1 << 20);
+	if (n < 0 && errno != ENOSPC)
+		ret = -1;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return ret;
+}
+
+/* Of WIN_CHECKS random 512-byte blocks, how many the window and @dev agree on */
+static int win_same(const char *dev)
+{
+	int fd = open(dev, O_RDONLY | O_DIRECT), i, same = 0;
+	char *buf = aligned_alloc(4096, 4096);
+	off_t off;
+
+	for (i = 0; fd >= 0 && buf && i < WIN_CHECKS; i++) {
+		off = rnd() % (win_size >> 9) << 9;
+		if (pread(fd, buf, 512, off) == 512 &&
+		    !memcmp(buf, win_view + off, 512))
+			same++;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return same;
+}
+
+/* CPU per read, ns: the reader's (precise) and the pollers' and kworkers' */
+static double run_cpu_ns(const struct run *r)
+{
+	return r->thread_s * 1e9 / r->n +
+	       tick_us(r, r->b.poller - r->a.poller +
+			  r->b.kworker - r->a.kworker) * 1e3;
+}
+
+static int win_case(const char *kind, const char *mode, int qd, double secs,
+		    struct run *r)
+{
+	if (io_run(mode, qd, secs, r)) {
+		printf("NP-BENCH kind=%s path=%s size=%u qd=%d error=1\n",
+		       kind, mode, io_bs, qd);
+		return 1;
+	}
+	printf("NP-BENCH kind=%s path=%s size=%u qd=%d reads=%lld secs=%.2f rps=%.0f ",
+	       kind, mode, io_bs, qd, r->n, r->secs, r->n / r->secs);
+	printf("cpu_ns=%.1f thread_ns=%.1f helper_ns=%.1f kcpu_ns=%.1f\n",
+	       run_cpu_ns(r), r->thread_s * 1e9 / r->n,
+	       run_cpu_ns(r) - r->thread_s * 1e9 / r->n,
+	       tick_us(r, r->b.sys + r->b.irq + r->b.softirq -
+		       r->a.sys - r->a.irq - r->a.softirq) * 1e3);
+	return 0;
+}
+
+/* The window's reads/s over @b's, and its CPU per read over @b's */
+static void win_ratio(unsigned int size, const char *base, int qd,
+		      const struct run *w, const struct run *b)
+{
+	printf("NP-BENCH kind=window-ratio size=%u base=%s qd=%d ", size, base,
+	       qd);
+	printf("rps_x=%.2f cpu_x=%.4f\n", (w->n / w->secs) / (b->n / b->secs),
+	       run_cpu_ns(w) / run_cpu_ns(b));
+}
+
+/*
+ * Reads of namespace 2 through a window (64 and 512 bytes), then 512 bytes
+ * through io_uring O_DIRECT on its block device and a mediated peer queue,
+ * QD 1 and 32; the window's reads/s and CPU per read over each of theirs.
+ */
+static int cmd_window(double secs)
+{
+	static const unsigned int sizes[] = { 64, 512 };
+	static const int qds[] = { 1, 32 };
+	static const char * const bases[] = { "uring", "mediated" };
+	struct run w[2], b[2][2];
+	int ctrl = atoi(env_or("NP_BENCH_CTRL", "0")), fd, ret = 0;
+	unsigned int i, j, k;
+	unsigned char sink = 0;
+	char dev[64];
+	double t0;
+	size_t off;
+
+	/* NP_BENCH_FILL=1: random bytes in the namespace first */
+	fd = -1;
+	if (!ns_bdev(ctrl, WIN_NSID, dev, sizeof(dev)) &&
+	    (strcmp(env_or("NP_BENCH_FILL", "0"), "1") || !fill_dev(dev)))
+		fd = win_open(ctrl);
+	if (fd < 0) {
+		printf("NP-BENCH kind=window error=%d\n", errno);
+		return 1;
+	}
+	/* every page of the view faulted in before the clock */
+	t0 = now();
+	for (off = 0; off < win_size; off += 4096)
+		sink += win_view[off];
+	__asm__ __volatile__("" : : "r"(sink));
+	printf("NP-BENCH kind=window-setup nsid=%d bdev=%s view_mib=%zu ",
+	       WIN_NSID, dev, win_size >> 20);
+	printf("prefault_s=%.2f same=%d/%d\n", now() - t0, win_same(dev),
+	       WIN_CHECKS);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		io_bs = sizes[i];
+		ret |= win_case("window", "window", 1, secs, &w[i]);
+	}
+	munmap((void *)win_view, win_size);
+	win_view = NULL;
+	close(fd);
+
+	/* the same namespace, 512-byte reads across all of it */
+	setenv("NP_BENCH_BDEV", dev, 1);
+	io_nsid = WIN_NSID;
+	io_bs = 512;
+	span_mb = win_size >> 20;
+	for (j = 0; j < ARRAY_SIZE(bases); j++)
+		for (k = 0; k < ARRAY_SIZE(qds); k++)
+			ret |= win_case(j ? "window-queue" : "window-uring",
+					bases[j], qds[k], secs, &b[j][k]);
+	if (ret)
+		return 1;
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		for (j = 0; j < ARRAY_SIZE(bases); j++)
+			for (k = 0; k < ARRAY_SIZE(qds); k++)
+				win_ratio(sizes[i], bases[j], qds[k], &w[i],
+					  &b[j][k]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	span_mb = strtoull(env_or("NP_BENCH_SPAN_MB", "256"), NULL, 0);
@@ -610,7 +908,9 @@ int main(int argc, char **argv)
 		return cmd_life(atoi(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "mem"))
 		return cmd_mem();
+	if (argc == 3 && !strcmp(argv[1], "window"))
+		return cmd_window(atof(argv[2]));
 	fprintf(stderr, "usage: vm-bench io uring|uring-cmd|mediated|direct QD SECS\n");
-	fprintf(stderr, "       vm-bench life N | mem\n");
+	fprintf(stderr, "       vm-bench life N | mem | window SECS\n");
 	return 2;
 }
