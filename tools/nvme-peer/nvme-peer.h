@@ -67,9 +67,6 @@ enum {
 };
 
 #define NP_LINE_MAX	8191	/* characters of a save file line */
-/* a controller's window provider: configfs CTRL/pmr_nsid (window.c) */
-#define NP_PROV_KEY	"pmr_nsid"
-#define NP_PROV_NSID_MAX	0xfffffffeULL
 /* a reservation's name and a controller's: words.h decides them */
 #define NP_NAME_MAX	(NP_NAME_LEN - 1)
 #define NP_CTRL_MAX	(NP_CTRL_LEN - 1)

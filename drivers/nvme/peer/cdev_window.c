@@ -106,6 +106,14 @@ int np_ioc_window(struct np_file *f, void __user *uarg)
 	w = np_win_get(pctrl, &p, NP_OWNER_PROCESS);
 	ret = PTR_ERR_OR_ZERO(w);
 	if (ret) {
+		/*
+		 * A window published and revoked before it failed told this
+		 * file; no callback comes after the failure: the file is as
+		 * it was, for the next request
+		 */
+		down_write(&f->map_lock);
+		f->revoked = false;
+		up_write(&f->map_lock);
 		nvme_peer_ctrl_put(pctrl);
 		goto out_free;
 	}

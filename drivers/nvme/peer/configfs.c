@@ -580,6 +580,8 @@ static ssize_t np_cfs_ctrl_pmr_nsid_store(struct config_item *item,
 	ret = kstrtou32(page, 0, &nsid);
 	if (ret)
 		return ret;
+	if (nsid > NP_PROV_NSID_MAX)
+		return -EINVAL;
 	pctrl = nvme_peer_ctrl_get_by_name(config_item_name(item));
 	if (!pctrl)
 		return -ENODEV;
@@ -587,7 +589,7 @@ static ssize_t np_cfs_ctrl_pmr_nsid_store(struct config_item *item,
 	nvme_peer_ctrl_put(pctrl);
 	return ret ?: count;
 }
-CONFIGFS_ATTR(np_cfs_ctrl_, pmr_nsid);
+CONFIGFS_ATTR(np_cfs_ctrl_, pmr_nsid);	/* words.h: NP_PROV_KEY */
 
 static struct configfs_attribute *np_cfs_ctrl_attrs[] = {
 	&np_cfs_ctrl_attr_pmr_nsid,

@@ -698,6 +698,7 @@ static int np_win_make(struct nvme_peer_window *w,
 		       const struct nvme_peer_window_params *p)
 {
 	struct nvme_peer_ctrl *pctrl = w->pctrl;
+	bool mine;
 	u64 nsze;
 	int ret;
 
@@ -727,16 +728,23 @@ static int np_win_make(struct nvme_peer_window *w,
 	if (!ret)
 		list_add_tail(&w->node, &pctrl->windows);
 	spin_unlock(&pctrl->state_lock);
+	if (ret) {
+		np_win_unmap_peer(w);	/* never published: nobody else did */
+		return ret;
+	}
 	/* a break from now on revokes it; one before means a changed layout */
-	if (!ret && w->bind && np_bind_attach_window(w->bind, w)) {
+	if (w->bind && np_bind_attach_window(w->bind, w)) {
+		/* published meanwhile: a revocation may have told the owner */
 		spin_lock(&pctrl->state_lock);
+		mine = np_win_mark(w, NVME_PEER_REASON_LAYOUT);
 		list_del_init(&w->node);
 		spin_unlock(&pctrl->state_lock);
-		ret = -EAGAIN;
+		np_wait_callbacks(pctrl);
+		if (mine)
+			np_win_unmap_peer(w);
+		return -EAGAIN;
 	}
-	if (ret)
-		np_win_unmap_peer(w);
-	return ret;
+	return 0;
 }
 
 /**

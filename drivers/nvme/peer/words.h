@@ -150,6 +150,13 @@ extern const struct np_cfs_key np_cfs_keys[NP_NKEYS];
 /* a reservation's name (NVME_PEER_NAME_MAX), a controller's (nvmeN) */
 #define NP_NAME_LEN		32
 #define NP_CTRL_LEN		16
+/*
+ * A controller's own attribute (nvme-peer/<ctrl>/pmr_nsid, configfs.c):
+ * the namespace its PMR shows to windows, 0 for none; the command saves
+ * it as "CTRL pmr_nsid=NSID", NSID 1 to NP_PROV_NSID_MAX
+ */
+#define NP_PROV_KEY		"pmr_nsid"
+#define NP_PROV_NSID_MAX	0xfffffffeULL
 
 struct np_extent {
 	unsigned long long slba, nlb;

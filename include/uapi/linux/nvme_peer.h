@@ -547,6 +547,8 @@ struct nvme_peer_ring {
  * @guarantee: out: &enum nvme_peer_guarantee (%NVME_PEER_GUARANTEE_CPU)
  * @rsvd2: 0
  *
+ * The out fields must be 0 when called (-EINVAL), as reserved ones.
+ *
  * The view is addressed by the namespace's byte offset (LBA x LBA size),
  * or for a file by the offset in the range (0 is @file_off).  mmap() of
  * /dev/nvme-peer at @mmap_off (or further into the view), MAP_SHARED and
