@@ -72,11 +72,15 @@ static const char *np_prov_path(char *buf, size_t len, const char *ctrl)
 	return buf;
 }
 
-/* The declared providers (pmr_nsid not 0); the number unreadable, said */
+/*
+ * The declared providers (pmr_nsid not 0; a controller directory without
+ * the attribute, of a module without windows, declares none); the number
+ * unreadable, said
+ */
 static int np_scan_provs(struct np_provs *p)
 {
 	char **ctrls, path[PATH_MAX], val[32];
-	int nc, i, errs = 0;
+	int nc, i, err, errs = 0;
 	struct np_prov *v;
 
 	nc = np_subdirs(np_cfg_root(), "", &ctrls);
@@ -86,9 +90,11 @@ static int np_scan_provs(struct np_provs *p)
 	for (i = 0; i < nc; i++) {
 		unsigned long long nsid;
 
-		if (np_read(np_prov_path(path, sizeof(path), ctrls[i]), val,
-			    sizeof(val)) ||
-		    np_parse_num(val, NP_PROV_NSID_MAX, &nsid)) {
+		err = np_read(np_prov_path(path, sizeof(path), ctrls[i]), val,
+			      sizeof(val));
+		if (err == -ENOENT)
+			continue;
+		if (err || np_parse_num(val, NP_PROV_NSID_MAX, &nsid)) {
 			np_err("save: %s: %s: unreadable", ctrls[i],
 			       NP_PROV_KEY);
 			errs++;
@@ -294,8 +300,8 @@ static int np_parse_prov(const char *ctrl, char **save, const char *file,
 	struct np_prov *v;
 
 	if (!np_ctrl_name_ok(ctrl)) {
-		np_file_err(file, line, "'%s': not CTRL/NAME nor a controller",
-			    ctrl);
+		np_file_err(file, line, "'%s': a name is CTRL/NAME, e.g. nvme0/t1 (or a controller's line: CTRL %s=NSID)",
+			    ctrl, NP_PROV_KEY);
 		return 1;
 	}
 	while ((word = strtok_r(NULL, " \t", save)) && word[0] != '#') {
@@ -569,9 +575,12 @@ int np_cmd_restore(int argc, char **argv)
 		goto out;
 	}
 	if (check) {
-		printf("%s: %d reservation%s, %d provider%s, valid (format %d%s)\n",
-		       file, conf.n, conf.n == 1 ? "" : "s", conf.p.n,
-		       conf.p.n == 1 ? "" : "s", NP_FORMAT,
+		printf("%s: %d reservation%s, ", file, conf.n,
+		       conf.n == 1 ? "" : "s");
+		if (conf.p.n)
+			printf("%d provider%s, ", conf.p.n,
+			       conf.p.n == 1 ? "" : "s");
+		printf("valid (format %d%s)\n", NP_FORMAT,
 		       format ? "" : ": no format line");
 		goto out;
 	}

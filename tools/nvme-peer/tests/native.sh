@@ -157,6 +157,17 @@ EOT
 cmp -s "$T/saved" "$T/want"
 ok $? "save: one line each, defaults left out, enable last"
 cmp -s "$T/saved" "$T/want" || diff "$T/want" "$T/saved" | sed 's/^/# /'
+# a window provider: one "CTRL pmr_nsid=NSID" line, none for 0 or without
+# the attribute (a module without windows)
+attr "$T/cfg/nvme0/pmr_nsid" 2
+attr "$T/cfg/nvme1/pmr_nsid" 0
+run 0 "save: a window provider" "$np" save
+has "$T/out" '^nvme0 pmr_nsid=2$' "save: the provider's line"
+! grep -q '^nvme1 ' "$T/out"
+ok $? "save: no line for pmr_nsid 0"
+attr "$T/cfg/nvme0/pmr_nsid" x
+run 1 "save: an unreadable pmr_nsid fails" "$np" save
+rm -f "$T/cfg/nvme0/pmr_nsid" "$T/cfg/nvme1/pmr_nsid"
 run 0 "save FILE" "$np" save "$T/s.conf"
 run 3 "restore --check: the names exist" "$np" restore --check "$T/s.conf"
 has "$T/err" "s.conf:3: nvme0/t1: exists already" "restore --check: FILE:LINE of an existing name"
@@ -253,6 +264,16 @@ printf 'nvme0/later nsid=1 file=%s/not-yet enable=0\n' "$T" > "$T/later.conf"
 run 0 "restore --check: a file that comes later, enable=0" "$np" restore --check "$T/later.conf"
 bad "nvme0/t1 nsid=1 extents=$long" "line longer than 8191 characters" "long line"
 bad "t1 nsid=1" "'t1': a name is CTRL/NAME" "name without controller"
+bad "nvme0 pmr_nsid=0" "nvme0: 'pmr_nsid=0': a controller's line is pmr_nsid=NSID" "provider of namespace 0"
+bad "nvme0 pmr_nsid=1 pmr_nsid=2" "nvme0: 'pmr_nsid=2': a controller's line" "provider twice"
+bad "nvme0 nsid=1" "nvme0: 'nsid=1': a controller's line" "provider with another key"
+bad "nvme0" "nvme0: no pmr_nsid=NSID" "provider line without pmr_nsid"
+printf 'nvme0 pmr_nsid=2\nnvme1 pmr_nsid=2\nnvme0 pmr_nsid=3\n' > "$T/prov.conf"
+run 3 "restore: a controller twice" "$np" restore "$T/prov.conf"
+has "$T/err" "prov.conf:3: nvme0: duplicate controller (line 1)" "restore: a controller twice: FILE:LINE"
+printf 'nvme0/a nsid=1\nnvme0 pmr_nsid=2\n' > "$T/prov.conf"
+run 0 "restore --check: a provider" "$np" restore --check "$T/prov.conf"
+has "$T/out" "prov.conf: 1 reservation, 1 provider, valid" "restore --check counts providers"
 bad "nvme0/t1 nsid" "nvme0/t1: 'nsid' is not KEY=VALUE" "word without ="
 bad "nvme0/t1 enable=1" "nvme0/t1: enable=1 needs nsid" "enable without nsid"
 bad "nvme0/t1 nsid=1 mode=shared" "nvme0/t1: mode: 'shared'" "unknown mode"

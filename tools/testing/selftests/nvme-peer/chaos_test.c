@@ -7,7 +7,8 @@
  * name, I/O, close, kill -9 of an owner, the in-kernel API (np-client),
  * controller resets, PCI remove and rescan, Format NVM, namespace attach
  * and detach and isolated reservations (SR-IOV), truncate and hole punch
- * of bound files (XFS), dma-buf evictions (np-accel) and module unload --
+ * of bound files (XFS), read-only windows (two-ctrl's PMR), dma-buf
+ * evictions (np-accel) and module unload --
  * in epochs, over a ballast of disabled intents.  Each epoch ends with its
  * workers gone, every intent but the ballast and every in-kernel
  * reservation removed, and the invariants checked: every qid free, no
@@ -892,6 +893,81 @@ static int act_layout(struct np_worker *w)
 	return ret;
 }
 
+/*
+ * A read-only window of namespace 2 on XFS's controller (its PMR mirrors
+ * it in two-ctrl), held for a few loads while everything else goes on: a
+ * load inside the window faults only once the window is revoked (QUERY
+ * says so then: the revocation marks it before it zaps the mapping).
+ * The declaration is made again when a removal or an unload took it.
+ */
+static int act_window(struct np_worker *w)
+{
+	__u64 slba = np_rand(w, 1 << 17), nlb = 8 + np_rand(w, 256);
+	struct nvme_peer_extent ext = { .slba = slba, .nlb = nlb };
+	unsigned long long first = (slba * 512 + 4095) & ~4095ULL;
+	const char *ctrl = np_cname(topo.fs_ctrl);
+	struct nvme_peer_window_req r;
+	struct nvme_peer_info info;
+	int fd, i, loads = 0, ret;
+	unsigned int sum = 0;
+	unsigned char *v;
+	char path[128];
+
+	nlb = (nlb + 8) & ~7ULL;	/* at least one whole page */
+	ext.nlb = nlb + ((first / 512) - slba);
+	fd = np_open();
+	if (fd < 0)
+		return -errno;
+	for (i = 0; i < 2; i++) {
+		memset(&r, 0, sizeof(r));
+		r.size = sizeof(r);
+		r.ctrl = atoi(ctrl + 4);
+		r.nsid = FS_NS;
+		r.nr_extents = 1;
+		r.extents = (uintptr_t)&ext;
+		ret = ioctl(fd, NVME_PEER_IOC_WINDOW, &r) ? -errno : 0;
+		if (ret != -ENXIO || i)
+			break;
+		snprintf(path, sizeof(path), "/sys/kernel/config/nvme-peer/%s",
+			 ctrl);
+		mkdir(path, 0755);
+		strncat(path, "/pmr_nsid", sizeof(path) - strlen(path) - 1);
+		np_write(path, "%d", FS_NS);
+	}
+	if (ret) {
+		wlog(w, "window %s lba %llu+%llu = %d", ctrl, slba,
+		     (unsigned long long)ext.nlb, ret);
+		close(fd);
+		return ret;
+	}
+	v = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, r.mmap_off + first);
+	for (i = 0; v != MAP_FAILED && i < 16; i++) {
+		__atomic_store_n(&np_fault_at, &np_fault_jmp, __ATOMIC_RELAXED);
+		if (!sigsetjmp(np_fault_jmp, 1)) {
+			sum += __atomic_load_n(&v[np_rand(w, 4096)],
+					       __ATOMIC_RELAXED);
+			loads++;
+		} else {
+			__atomic_store_n(&np_fault_at, NULL, __ATOMIC_RELAXED);
+			if (np_query(fd, &info) ||
+			    info.state != NVME_PEER_STATE_REVOKED)
+				violation(w, "window load faulted, state %u",
+					  info.state);
+			break;
+		}
+		__atomic_store_n(&np_fault_at, NULL, __ATOMIC_RELAXED);
+		usleep(np_rand(w, 5000));
+	}
+	np_query(fd, &info);
+	wlog(w, "window %s lba %llu+%llu: %d loads (sum %u), state %u reason %u",
+	     ctrl, slba, (unsigned long long)ext.nlb, loads, sum, info.state,
+	     info.reason);
+	if (v != MAP_FAILED)
+		munmap(v, 4096);
+	close(fd);
+	return 0;
+}
+
 static int act_dmabuf(struct np_worker *w)
 {
 	struct np_held *h = np_held_slot(w);
@@ -952,6 +1028,7 @@ static const struct np_action {
 	{ "isolated", 3, NEED_SRIOV, act_isolated },
 	{ "file", 4, NEED_FS, act_file },
 	{ "layout", 3, NEED_FS, act_layout },
+	{ "window", 3, NEED_FS, act_window },
 	{ "dmabuf", 3, NEED_DMABUF, act_dmabuf },
 	{ "evict", 2, NEED_DMABUF, act_evict },
 };

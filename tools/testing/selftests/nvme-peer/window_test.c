@@ -685,6 +685,31 @@ TEST(edu_reads_its_window)
  * Last: the controller (and two-ctrl's XFS, made again) come back as the
  * next tests expect them.
  */
+/* Unmount every file system on @ctrl's namespaces (/proc/mounts). */
+static void np_umount_ctrl(const char *ctrl)
+{
+	char dev[64], mnt[256], line[512], prefix[48];
+	int i, again = 1;
+	FILE *f;
+
+	snprintf(prefix, sizeof(prefix), "/dev/%sn", ctrl);
+	for (i = 0; i < 100 && again; i++) {
+		again = 0;
+		f = fopen("/proc/mounts", "r");
+		while (f && fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "%63s %255s", dev, mnt) != 2 ||
+			    strncmp(dev, prefix, strlen(prefix)))
+				continue;
+			if (umount(mnt))
+				again = 1;	/* deferred closes: again */
+		}
+		if (f)
+			fclose(f);
+		if (again)
+			usleep(100000);
+	}
+}
+
 FIXTURE(removal) {
 	int unused;
 };
@@ -717,9 +742,8 @@ TEST_F_TIMEOUT(removal, revokes, 120)
 	np_expect_revoked(_metadata, fd, v, 0, NVME_PEER_REASON_REMOVED);
 	munmap(v, 1 << 20);
 	close(fd);
-	/* the file system on it, if any, is dead: unmount it */
-	for (i = 0; i < 100 && umount(MNT) && errno != EINVAL; i++)
-		usleep(100000);
+	/* its file systems are dead: unmount them, its name is free then */
+	np_umount_ctrl(WIN_CTRL);
 	ASSERT_EQ(0, np_write("/sys/bus/pci/rescan", "1"));
 	ASSERT_EQ(0, np_wait_for(np_ctrl_path("/sys/class/nvme/%s/peer/live"),
 				 "1", 30));
