@@ -207,6 +207,17 @@ bad:
 	return NP_EXIT_USAGE;
 }
 
+/* Whether @ctrl declares a window provider (pmr_nsid not 0) */
+static int np_ctrl_declares(const char *ctrl)
+{
+	char path[PATH_MAX], val[32];
+	unsigned long long nsid;
+
+	np_path(path, sizeof(path), np_cfg_root(), ctrl, NP_PROV_KEY, NULL);
+	return !np_read(path, val, sizeof(val)) &&
+	       !np_parse_num(val, NP_PROV_NSID_MAX, &nsid) && nsid;
+}
+
 static int np_delete_one(const char *ctrl, const char *name)
 {
 	char dir[PATH_MAX];
@@ -221,9 +232,13 @@ static int np_delete_one(const char *ctrl, const char *name)
 		}
 		return np_fail(err, "delete %s/%s", ctrl, name);
 	}
-	/* an empty controller directory holds no intent: it goes too */
+	/*
+	 * An empty controller directory holds no intent: it goes too, unless
+	 * it declares a window provider (its rmdir would withdraw it)
+	 */
 	np_path(dir, sizeof(dir), np_cfg_root(), ctrl, NULL, NULL);
-	rmdir(dir);
+	if (!np_ctrl_declares(ctrl))
+		rmdir(dir);
 	return NP_EXIT_OK;
 }
 

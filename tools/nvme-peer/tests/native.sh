@@ -316,6 +316,13 @@ ok $? "restore made them"
 run 0 "delete" "$np" delete nvme0/a
 [ ! -e "$T/cfg/nvme0" ]
 ok $? "delete removed the emptied controller directory"
+attr "$T/cfg/nvme1/pmr_nsid" 2
+run 0 "delete beside a window provider" "$np" delete nvme1/b
+[ -e "$T/cfg/nvme1/pmr_nsid" ]
+ok $? "delete keeps a controller directory that declares a provider"
+# (configfs's attribute files never keep a directory from rmdir; this one would)
+rm "$T/cfg/nvme1/pmr_nsid"
+mkdir "$T/cfg/nvme1/b"
 run 0 "delete --all" "$np" delete --all
 [ -z "$(tree | grep -v '^\.$')" ]
 ok $? "delete --all removed everything"
