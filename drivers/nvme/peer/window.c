@@ -49,7 +49,6 @@ struct nvme_peer_window {
 	struct nvme_peer_ctrl *pctrl;	/* reference held */
 	struct list_head node;		/* on pctrl->windows, state_lock */
 	struct list_head revoke_node;	/* a revocation's own list */
-	enum np_owner owner;
 	u32 nsid;
 	u32 lba_shift;
 	u64 view_size;
@@ -777,7 +776,6 @@ struct nvme_peer_window *np_win_get(struct nvme_peer_ctrl *pctrl,
 	INIT_LIST_HEAD(&w->node);
 	kref_get(&pctrl->ref);
 	w->pctrl = pctrl;
-	w->owner = owner;
 	w->nsid = p->nsid;
 	w->peer = pci_dev_get(p->peer);
 	w->revoke = p->revoke;
