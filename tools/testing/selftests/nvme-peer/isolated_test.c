@@ -230,7 +230,7 @@ FIXTURE_TEARDOWN(iso)
  * and what confines it: controller-iommu only where the VF has an IOMMU
  * group of its own.  The VF's driver_override names nvme-pci.
  */
-TEST_F(iso, reads_and_writes_its_namespace)
+TEST_F_TIMEOUT(iso, reads_and_writes_its_namespace, 180)
 {
 	void *buf = np_aligned(4096);
 	struct nvme_peer_info *in = &self->m[0].info;
@@ -375,7 +375,7 @@ TEST_F_TIMEOUT(iso, peer_bar_and_dmabuf_placements, 180)
  * answers each with an error; the other namespaces are unchanged byte for
  * byte as the primary sees them, and the queue still works.
  */
-TEST_F(iso, hostile_peer_gets_the_controllers_errors)
+TEST_F_TIMEOUT(iso, hostile_peer_gets_the_controllers_errors, 180)
 {
 	static const unsigned int others[] = { 0, 2, 3, 4, 0x100, 0x1001,
 					       0xffffffff };

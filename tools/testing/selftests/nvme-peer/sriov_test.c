@@ -135,7 +135,7 @@ static int np_vf_queue(const char *vf, __u32 nsid, int *fd, struct np_map *m)
 	return np_map_all(*fd, m, 1);
 }
 
-TEST_F(sriov, vf_is_a_controller_of_its_own)
+TEST_F_TIMEOUT(sriov, vf_is_a_controller_of_its_own, 180)
 {
 	char path[128];
 
@@ -153,7 +153,7 @@ TEST_F(sriov, vf_is_a_controller_of_its_own)
 	EXPECT_EQ(0, np_ns_dev(self->vf, 4)[0]);
 }
 
-TEST_F(sriov, direct_queue_on_the_vf_reads_and_writes_its_namespace)
+TEST_F_TIMEOUT(sriov, direct_queue_on_the_vf_reads_and_writes_its_namespace, 180)
 {
 	void *buf = np_aligned(4096);
 	int blk;
@@ -181,7 +181,7 @@ TEST_F(sriov, direct_queue_on_the_vf_reads_and_writes_its_namespace)
 	free(buf);
 }
 
-TEST_F(sriov, other_namespaces_get_invalid_namespace)
+TEST_F_TIMEOUT(sriov, other_namespaces_get_invalid_namespace, 180)
 {
 	static const unsigned int others[] = { 0, 1, 3, 4, 5, 0x1001,
 					       0xffffffff };
@@ -216,7 +216,7 @@ TEST_F(sriov, other_namespaces_get_invalid_namespace)
 	free(after);
 }
 
-TEST_F(sriov, refused_with_no_change)
+TEST_F_TIMEOUT(sriov, refused_with_no_change, 180)
 {
 	int cntlid, online, nvq, nvi;
 
@@ -252,7 +252,7 @@ TEST_F(sriov, refused_with_no_change)
  * block I/O of the host on the primary's namespace 1: each writes its own
  * namespace, neither reaches the other's, the host's data is intact.
  */
-TEST_F(sriov, two_tenants_each_on_its_own_namespace)
+TEST_F_TIMEOUT(sriov, two_tenants_each_on_its_own_namespace, 180)
 {
 	char *host = np_aligned(4096), *buf = np_aligned(4096);
 	const char *ns1 = np_ns_dev(self->ctrl, 1);
@@ -311,7 +311,7 @@ TEST_F(sriov, two_tenants_each_on_its_own_namespace)
  * offline and returns its resources (QEMU 7.2; isolated mode must revoke
  * the tenants then); the teardown works after it.
  */
-TEST_F(sriov, primary_reset_takes_every_secondary_offline)
+TEST_F_TIMEOUT(sriov, primary_reset_takes_every_secondary_offline, 180)
 {
 	int cntlid, online, nvq, nvi;
 	char path[128];
