@@ -525,6 +525,67 @@ int np_key_find(const char *name, unsigned int len)
 }
 
 /**
+ * np_win_key() - whether a window's intent has @key
+ * @key: a key of np_cfs_keys[]
+ *
+ * A window shows a namespace's extents or a file's range to one peer, for
+ * a user or a group: nsid, peer, uid, gid, extents, file, file_off,
+ * file_len and enable.  Depths, placements, modes and opcodes are a
+ * queue's; a window is read only (no file_access).
+ *
+ * Return: 1 if it has, else 0.
+ */
+int np_win_key(enum np_key key)
+{
+	switch (key) {
+	case NP_KEY_nsid:
+	case NP_KEY_peer:
+	case NP_KEY_uid:
+	case NP_KEY_gid:
+	case NP_KEY_extents:
+	case NP_KEY_file:
+	case NP_KEY_file_off:
+	case NP_KEY_file_len:
+	case NP_KEY_enable:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * np_win_enable_check() - what enabling a window's intent needs of its values
+ * @nsid: its nsid
+ * @file: whether it names a file
+ * @off: its file_off
+ * @len: its file_len
+ * @nr_ext: how many extents it lists
+ * @why: for a refusal, why (may be NULL)
+ * @wlen: @why's size
+ *
+ * A namespace; file_off and file_len only with a file, extents only
+ * without one (the file's blocks are the extents).
+ *
+ * Return: 0, or -EINVAL with @why said.
+ */
+int np_win_enable_check(unsigned long long nsid, int file,
+			unsigned long long off, unsigned long long len,
+			unsigned int nr_ext, char *why, unsigned int wlen)
+{
+	int ret = np_enable_check(nsid, file, off, len, 0, why, wlen);
+
+	if (ret)
+		return ret;
+	if (file && nr_ext) {
+		if (why)
+			snprintf(why, wlen,
+				 "enable=1: a file's window takes no extents (its blocks are)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
  * np_cfs_name_ok() - whether @name may name a reservation
  * @name: 1 to %NP_NAME_LEN - 1 characters of [A-Za-z0-9_.-], not . or ..
  *	(a path's own components)

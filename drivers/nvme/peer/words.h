@@ -158,6 +158,14 @@ extern const struct np_cfs_key np_cfs_keys[NP_NKEYS];
 #define NP_PROV_KEY		"pmr_nsid"
 #define NP_PROV_NSID_MAX	0xfffffffeULL
 
+/*
+ * nvme-peer/<ctrl>/windows/<name>/: a read-only window's intent
+ * (configfs_window.c).  Its attributes are the keys np_win_key() says, with
+ * np_cfs_keys[]' names, rules and defaults, enable last; the command saves
+ * it as "CTRL/windows/NAME KEY=VALUE..."
+ */
+#define NP_WIN_DIR		"windows"
+
 struct np_extent {
 	unsigned long long slba, nlb;
 };
@@ -211,6 +219,10 @@ int np_value_parse(enum np_key key, const char *s, struct np_value *v,
 int np_enable_check(unsigned long long nsid, int file, unsigned long long off,
 		    unsigned long long len, unsigned int access, char *why,
 		    unsigned int wlen);
+int np_win_key(enum np_key key);
+int np_win_enable_check(unsigned long long nsid, int file,
+			unsigned long long off, unsigned long long len,
+			unsigned int nr_ext, char *why, unsigned int wlen);
 int np_cfs_name_ok(const char *name);
 int np_ctrl_name_ok(const char *name);
 
