@@ -59,6 +59,10 @@
  *                        (np_free_work()) waits delay_ms before it
  *                        starts, as a preempted work would: a removal
  *                        meanwhile waits for it from nvme-pci's workqueue
+ *   pmr_enable_delay     after a reset, the work that enables the window
+ *                        provider's PMR again waits delay_ms before it
+ *                        does, as a preempted work would: a window asked
+ *                        for meanwhile must not show the disabled PMR
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -90,6 +94,7 @@ enum {
 	NP_F_NS_SETTLING,
 	NP_F_TEARDOWN_DELAY,
 	NP_F_FREE_WORK_DELAY,
+	NP_F_PMR_ENABLE_DELAY,
 	NP_F_NR
 };
 
@@ -107,6 +112,7 @@ static struct np_fault np_faults[NP_F_NR] = {
 	[NP_F_NS_SETTLING]	   = { "ns_settling", FAULT_ATTR_INITIALIZER },
 	[NP_F_TEARDOWN_DELAY]	   = { "teardown_delay", FAULT_ATTR_INITIALIZER },
 	[NP_F_FREE_WORK_DELAY]	   = { "free_work_delay", FAULT_ATTR_INITIALIZER },
+	[NP_F_PMR_ENABLE_DELAY]	   = { "pmr_enable_delay", FAULT_ATTR_INITIALIZER },
 };
 
 static u32 np_stall_id;
@@ -208,6 +214,11 @@ void np_inject_teardown(void)
 void np_inject_free_work(void)
 {
 	np_fail_delay(NP_F_FREE_WORK_DELAY);
+}
+
+void np_inject_pmr_enable(void)
+{
+	np_fail_delay(NP_F_PMR_ENABLE_DELAY);
 }
 
 /* ---- the sriov door ------------------------------------------------------ */

@@ -604,6 +604,7 @@ void np_inject_cfs_drop(void);
 bool np_inject_ns_settling(void);
 void np_inject_teardown(void);
 void np_inject_free_work(void);
+void np_inject_pmr_enable(void);
 void np_inject_init(void);
 void np_inject_exit(void);
 struct seq_file;
@@ -633,6 +634,7 @@ static inline bool np_inject_ns_settling(void)
 
 static inline void np_inject_teardown(void) { }
 static inline void np_inject_free_work(void) { }
+static inline void np_inject_pmr_enable(void) { }
 static inline void np_inject_init(void) { }
 static inline void np_inject_exit(void) { }
 #endif

@@ -373,6 +373,7 @@ static void np_win_live_work(struct work_struct *work)
 						    win_work);
 	int ret;
 
+	np_inject_pmr_enable();
 	mutex_lock(&pctrl->lock);
 	if (pctrl->win_nsid && np_ctrl_is_live(pctrl)) {
 		ret = np_win_pmr_enable(pctrl, true);

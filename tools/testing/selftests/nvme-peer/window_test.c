@@ -434,6 +434,102 @@ TEST(reset_revokes)
 	close(fd);
 }
 
+/*
+ * Write @val to the controller's register at @off, through BAR0 as a
+ * misbehaving or a spec-strict device would change it: 0 or -errno.
+ */
+static int np_ctrl_reg_poke(const char *ctrl, unsigned int off, __u32 val)
+{
+	char path[160], target[256];
+	volatile __u32 *bar;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/device", ctrl);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource0",
+		 strrchr(target, '/') + 1);
+	fd = open(path, O_RDWR | O_SYNC);
+	if (fd < 0)
+		return -errno;
+	bar = mmap(NULL, 16384, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (bar == MAP_FAILED)
+		return -errno;
+	bar[off / 4] = val;
+	munmap((void *)bar, 16384);
+	return 0;
+}
+
+#define NP_REG_PMRCTL	0xe04
+
+/*
+ * The controller is live after a reset before nvme-peer's work has
+ * enabled the PMR again: a controller that clears PMRCTL.EN on reset (the
+ * test clears it, QEMU 7.2 keeps it) shows zeros meanwhile.  A window
+ * asked for then (pmr_enable_delay holds the work 5 s) is refused
+ * -EAGAIN, never handed out over the disabled PMR; once given, it shows
+ * the namespace.
+ */
+TEST(pmr_enable_after_reset)
+{
+	const char *why = np_no_window();
+	__u64 off = 200000ULL * 512;	/* coherent_with_completed_writes' */
+	struct pollfd pfd = { .events = POLLPRI };
+	struct nvme_peer_window_req r;
+	unsigned char *buf, *v, got;
+	int fd, i, early = 0;
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (np_inject("pmr_enable_delay", 0, 0))
+		SKIP(return, "no fault injection (NP_TESTS=y)");
+	buf = np_aligned(4096);
+	ASSERT_NE(NULL, buf);
+	np_fill(buf, 4096, 4242);
+	ASSERT_EQ(0, np_blk_io(np_ns_dev(WIN_CTRL, WIN_NS), 1, off, buf, 4096));
+	/* a window held across the reset tells when it went down */
+	pfd.fd = np_window_ns(&r, NULL, 0);
+	ASSERT_LE(0, pfd.fd);
+	ASSERT_EQ(0, np_inject("pmr_enable_delay", 1, 5000));
+	ASSERT_EQ(0, np_write(np_ctrl_path("/sys/class/nvme/%s/reset_controller"),
+			      "1"));
+	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	close(pfd.fd);
+	ASSERT_EQ(0, np_wait_for(np_ctrl_path("/sys/class/nvme/%s/state"),
+				 "live", 20));
+	ASSERT_EQ(0, np_ctrl_reg_poke(WIN_CTRL, NP_REG_PMRCTL, 0));
+	/* live, the PMR not enabled again: refused while that lasts */
+	for (i = 0; i < 300; i++) {
+		fd = np_open();
+		ASSERT_LE(0, fd);
+		memset(&r, 0, sizeof(r));
+		r.size = sizeof(r);
+		r.ctrl = strtoul(WIN_CTRL + 4, NULL, 10);
+		r.nsid = WIN_NS;
+		if (!ioctl(fd, NVME_PEER_IOC_WINDOW, &r))
+			break;
+		ASSERT_EQ(EAGAIN, errno);
+		early++;
+		close(fd);
+		fd = -1;
+		usleep(50000);
+	}
+	np_inject("pmr_enable_delay", 0, 0);
+	ASSERT_LE(0, fd);
+	TH_LOG("refused %d times (-EAGAIN) until the PMR was back", early);
+	v = mmap(NULL, r.view_size, PROT_READ, MAP_SHARED, fd, r.mmap_off);
+	ASSERT_NE(MAP_FAILED, v);
+	ASSERT_EQ(0, np_load(v + off, &got));
+	EXPECT_EQ(0, memcmp(buf, v + off, 4096));
+	munmap(v, r.view_size);
+	close(fd);
+	free(buf);
+}
+
 TEST(withdrawal_revokes)
 {
 	const char *why = np_no_window();
