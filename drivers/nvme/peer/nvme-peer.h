@@ -190,6 +190,8 @@ struct nvme_peer_ctrl {
 	u32 win_nsid;
 	phys_addr_t win_phys;
 	u64 win_len;
+	/* @disable_gen when the PMR was last enabled, under @state_lock */
+	unsigned int win_gen;
 	struct list_head windows;
 	struct work_struct win_work;	/* enables the PMR after a reset */
 

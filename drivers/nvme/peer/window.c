@@ -262,6 +262,30 @@ static int np_win_pmr_enable(struct nvme_peer_ctrl *pctrl, bool on)
 	return ret ? -ENODEV : 0;
 }
 
+/*
+ * Enable the PMR.  A reset disables it again, and the controller is live
+ * before np_win_live_work() enables it: windows are handed out only
+ * while @win_gen is the controller's disable generation, the one in
+ * which it was enabled.
+ */
+static int np_win_pmr_start(struct nvme_peer_ctrl *pctrl)
+{
+	unsigned int gen;
+	int ret;
+
+	lockdep_assert_held(&pctrl->lock);
+	spin_lock(&pctrl->state_lock);
+	gen = pctrl->disable_gen;
+	spin_unlock(&pctrl->state_lock);
+	ret = np_win_pmr_enable(pctrl, true);
+	if (ret)
+		return ret;
+	spin_lock(&pctrl->state_lock);
+	pctrl->win_gen = gen;
+	spin_unlock(&pctrl->state_lock);
+	return 0;
+}
+
 /* Where the PMR is, if it can show @nsid whole: -EOPNOTSUPP, -ENXIO... */
 static int np_win_pmr_find(struct nvme_peer_ctrl *pctrl, u32 nsid,
 			   phys_addr_t *phys, u64 *len)
@@ -327,7 +351,7 @@ int np_win_provider_set(struct nvme_peer_ctrl *pctrl, u32 nsid)
 		ret = np_win_pmr_find(pctrl, nsid, &phys, &len);
 		if (ret)
 			goto out_unlock;
-		ret = np_win_pmr_enable(pctrl, true);
+		ret = np_win_pmr_start(pctrl);
 		if (ret) {
 			if (!pctrl->win_nsid)
 				np_win_pmr_enable(pctrl, false);
@@ -376,7 +400,7 @@ static void np_win_live_work(struct work_struct *work)
 	np_inject_pmr_enable();
 	mutex_lock(&pctrl->lock);
 	if (pctrl->win_nsid && np_ctrl_is_live(pctrl)) {
-		ret = np_win_pmr_enable(pctrl, true);
+		ret = np_win_pmr_start(pctrl);
 		if (ret) {
 			dev_warn(pctrl->dev, "nvme-peer: PMR not ready after the reset (%d): no windows\n",
 				 ret);
@@ -724,7 +748,10 @@ static int np_win_make(struct nvme_peer_window *w,
 	w->guarantee = np_peer_guarantee(w->peer, pctrl->info.pdev);
 
 	spin_lock(&pctrl->state_lock);
-	ret = pctrl->removed ? -ENODEV : !pctrl->live ? -EAGAIN : 0;
+	if (pctrl->removed)
+		ret = -ENODEV;
+	else if (!pctrl->live || pctrl->win_gen != pctrl->disable_gen)
+		ret = -EAGAIN;	/* the PMR not enabled again yet */
 	if (!ret)
 		list_add_tail(&w->node, &pctrl->windows);
 	spin_unlock(&pctrl->state_lock);
@@ -756,9 +783,10 @@ static int np_win_make(struct nvme_peer_window *w,
  * Return: the window, or an ERR_PTR: -EINVAL (see
  * &struct nvme_peer_window_params), -EPERM, -ENXIO (no provider shows
  * @p->nsid), -ENOSPC (the namespace outgrew the provider's BAR), -EAGAIN
- * (not live, a namespace or layout change in progress), -ENODEV
- * (removed), -EIO (the peer's mapping failed), -ENOMEM, and the file
- * binding's errors (np_bind_file()).
+ * (not live, the PMR not enabled again after a reset, a namespace or
+ * layout change in progress), -ENODEV (removed), -EIO (the peer's
+ * mapping failed), -ENOMEM, and the file binding's errors
+ * (np_bind_file()).
  */
 struct nvme_peer_window *np_win_get(struct nvme_peer_ctrl *pctrl,
 				    const struct nvme_peer_window_params *p,
