@@ -101,9 +101,13 @@ void np_file_drop(struct np_file *f)
 	np_file_zap(f);
 	up_write(&f->map_lock);
 	if (w) {
-		nvme_peer_window_put(w);
+		if (f->attached)
+			np_win_detach(w);
+		else
+			nvme_peer_window_put(w);
 		nvme_peer_ctrl_put(f->pctrl);
 		f->pctrl = NULL;
+		f->attached = false;
 	}
 	if (!q)
 		return;
@@ -319,7 +323,11 @@ out_free_params:
 /* The shape of an ATTACH: a qid, or a name that could name a reservation. */
 static int np_attach_arg(const struct nvme_peer_attach *a)
 {
-	if (a->flags & ~NVME_PEER_ATTACH_BY_NAME)
+	if (a->flags & ~(NVME_PEER_ATTACH_BY_NAME | NVME_PEER_ATTACH_WINDOW))
+		return -EINVAL;
+	/* a window is attached by its name only */
+	if ((a->flags & NVME_PEER_ATTACH_WINDOW) &&
+	    !(a->flags & NVME_PEER_ATTACH_BY_NAME))
 		return -EINVAL;
 	if (!(a->flags & NVME_PEER_ATTACH_BY_NAME))
 		return !a->qid || a->qid > U16_MAX ||
@@ -350,6 +358,12 @@ static int np_ioc_attach(struct np_file *f, void __user *uarg)
 	pctrl = np_ctrl_get_by_instance(a.ctrl);
 	if (!pctrl)
 		return -ENODEV;
+	if (a.flags & NVME_PEER_ATTACH_WINDOW) {
+		ret = np_window_attach(f, pctrl, a.name);
+		if (ret)
+			nvme_peer_ctrl_put(pctrl);
+		return ret;
+	}
 	q = np_attach(pctrl, a.qid, a.flags & NVME_PEER_ATTACH_BY_NAME ?
 		      a.name : NULL, np_file_revoke, f);
 	if (IS_ERR(q)) {

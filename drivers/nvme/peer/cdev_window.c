@@ -103,7 +103,7 @@ int np_ioc_window(struct np_file *f, void __user *uarg)
 		goto out_free;
 	p.revoke = np_window_revoke;
 	p.priv = f;
-	w = np_win_get(pctrl, &p, NP_OWNER_PROCESS);
+	w = np_win_get(pctrl, &p, NP_OWNER_PROCESS, NULL);
 	ret = PTR_ERR_OR_ZERO(w);
 	if (ret) {
 		/*
@@ -137,6 +137,32 @@ out_free:
 		fput(p.file.file);
 	kvfree(p.extents);
 	return ret;
+}
+
+/**
+ * np_window_attach() - NVME_PEER_IOC_ATTACH of an administrator's window
+ * @f: the file, its lock held, holding nothing yet
+ * @pctrl: the provider's controller, a reference the file keeps
+ * @name: the window intent's name
+ *
+ * Return: 0, or np_win_attach()'s errno.
+ */
+int np_window_attach(struct np_file *f, struct nvme_peer_ctrl *pctrl,
+		     const char *name)
+{
+	struct nvme_peer_window *w;
+
+	lockdep_assert_held(&f->lock);
+	w = np_win_attach(pctrl, name, np_window_revoke, f);
+	if (IS_ERR(w))
+		return PTR_ERR(w);
+	down_write(&f->map_lock);
+	f->w = w;
+	f->pctrl = pctrl;
+	f->attached = true;
+	f->spent = true;
+	up_write(&f->map_lock);
+	return 0;
 }
 
 /**

@@ -382,15 +382,13 @@ CONFIGFS_ATTR(np_cfs_, enable);
 static enum np_intent_state np_cfs_state(struct np_cfs_res *r)
 {
 	enum nvme_peer_reason reason;
-	enum np_qstate state;
 
 	lockdep_assert_held(&r->lock);
 	if (!r->enabled)
 		return NP_INTENT_DISABLED;
-	if (!r->q)
+	if (!r->q && !r->w)
 		return r->again ? NP_INTENT_WAITING : NP_INTENT_DOWN;
-	np_queue_snapshot(r->q, &state, &reason);
-	if (state == NP_Q_ACTIVE)
+	if (np_cfs_active(r, &reason))
 		return NP_INTENT_ACTIVE;
 	return np_cfs_comes_back(reason) ? NP_INTENT_WAITING : NP_INTENT_DOWN;
 }
@@ -412,16 +410,11 @@ static ssize_t np_cfs_reason_show(struct config_item *item, char *page)
 {
 	struct np_cfs_res *r = to_res(item);
 	enum nvme_peer_reason reason;
-	enum np_qstate state;
 
 	/* the current reservation's if it ended, else the last one's */
 	mutex_lock(&r->lock);
-	reason = r->reason;
-	if (r->q) {
-		np_queue_snapshot(r->q, &state, &reason);
-		if (state == NP_Q_ACTIVE)
-			reason = r->reason;
-	}
+	if (!(r->q || r->w) || np_cfs_active(r, &reason))
+		reason = r->reason;
 	mutex_unlock(&r->lock);
 	return sprintf(page, "%s\n", np_reason_name(reason));
 }
@@ -475,6 +468,16 @@ static struct configfs_attribute *np_cfs_res_attrs[] = {
 	NULL,
 };
 
+/* a window's intent: the keys np_win_key() names, in np_cfs_keys[]' order */
+static struct configfs_attribute *np_cfs_win_attrs[] = {
+	&np_cfs_attr_nsid, &np_cfs_attr_peer, &np_cfs_attr_uid,
+	&np_cfs_attr_gid, &np_cfs_attr_extents, &np_cfs_attr_file,
+	&np_cfs_attr_file_off, &np_cfs_attr_file_len, &np_cfs_attr_enable,
+	&np_cfs_attr_state, &np_cfs_attr_reason, &np_cfs_attr_error,
+	&np_cfs_attr_generation,
+	NULL,
+};
+
 /* ---- the directories ------------------------------------------------------ */
 
 static void np_cfs_res_release(struct config_item *item)
@@ -495,11 +498,16 @@ static const struct config_item_type np_cfs_res_type = {
 	.ct_owner = THIS_MODULE,
 };
 
-/* mkdir nvme-peer/<ctrl>/<name>: an intent, disabled, with the defaults */
-static struct config_item *np_cfs_res_make(struct config_group *group,
-					   const char *name)
+static const struct config_item_type np_cfs_win_type = {
+	.ct_item_ops = &np_cfs_res_ops,
+	.ct_attrs = np_cfs_win_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+/* An intent of @cc named @name, disabled, with the defaults */
+static struct config_item *np_cfs_intent_make(struct np_cfs_ctrl *cc,
+					      const char *name, bool window)
 {
-	struct np_cfs_ctrl *cc = to_cfs_ctrl(group);
 	struct np_cfs_res *r;
 
 	if (!np_cfs_name_ok(name))
@@ -507,15 +515,32 @@ static struct config_item *np_cfs_res_make(struct config_group *group,
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return ERR_PTR(-ENOMEM);
-	strscpy(r->ctrl, config_item_name(&group->cg_item), sizeof(r->ctrl));
+	strscpy(r->ctrl, config_item_name(&cc->group.cg_item), sizeof(r->ctrl));
+	r->window = window;
 	mutex_init(&r->lock);
 	INIT_DELAYED_WORK(&r->work, np_cfs_work);
 	np_cfs_defaults(r);
-	config_item_init_type_name(&r->item, name, &np_cfs_res_type);
+	config_item_init_type_name(&r->item, name, window ? &np_cfs_win_type :
+				   &np_cfs_res_type);
 	mutex_lock(&np_cfs_lock);
 	list_add_tail(&r->node, &cc->intents);
 	mutex_unlock(&np_cfs_lock);
 	return &r->item;
+}
+
+/* mkdir nvme-peer/<ctrl>/<name>: a queue's intent */
+static struct config_item *np_cfs_res_make(struct config_group *group,
+					   const char *name)
+{
+	return np_cfs_intent_make(to_cfs_ctrl(group), name, false);
+}
+
+/* mkdir nvme-peer/<ctrl>/windows/<name>: a window's intent */
+static struct config_item *np_cfs_win_make(struct config_group *group,
+					   const char *name)
+{
+	return np_cfs_intent_make(container_of(group, struct np_cfs_ctrl,
+					       windows), name, true);
 }
 
 /* rmdir nvme-peer/<ctrl>/<name>: the reservation is released */
@@ -540,6 +565,17 @@ static void np_cfs_res_drop(struct config_group *group,
 static struct configfs_group_operations np_cfs_ctrl_ops = {
 	.make_item = np_cfs_res_make,
 	.drop_item = np_cfs_res_drop,
+};
+
+static struct configfs_group_operations np_cfs_windows_ops = {
+	.make_item = np_cfs_win_make,
+	.drop_item = np_cfs_res_drop,
+};
+
+/* nvme-peer/<ctrl>/windows/: freed with its controller's directory */
+static const struct config_item_type np_cfs_windows_type = {
+	.ct_group_ops = &np_cfs_windows_ops,
+	.ct_owner = THIS_MODULE,
 };
 
 static void np_cfs_ctrl_release(struct config_item *item)
@@ -619,6 +655,9 @@ static struct config_group *np_cfs_ctrl_make(struct config_group *group,
 		return ERR_PTR(-ENOMEM);
 	INIT_LIST_HEAD(&cc->intents);
 	config_group_init_type_name(&cc->group, name, &np_cfs_ctrl_type);
+	config_group_init_type_name(&cc->windows, NP_WIN_DIR,
+				    &np_cfs_windows_type);
+	configfs_add_default_group(&cc->windows, &cc->group);
 	mutex_lock(&np_cfs_lock);
 	list_add_tail(&cc->node, &np_cfs_ctrls);
 	mutex_unlock(&np_cfs_lock);

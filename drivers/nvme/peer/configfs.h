@@ -16,18 +16,26 @@
 
 /*
  * nvme-peer/<ctrl>/: on np_cfs_ctrls from mkdir to rmdir, which configfs
- * refuses while an intent is below (and holds the directory's inode lock
- * across an intent's rmdir, drop included).
+ * refuses while an intent is below, in it or in its windows/ (and holds
+ * the directory's inode lock across an intent's rmdir, drop included).
  */
 struct np_cfs_ctrl {
 	struct config_group group;
+	struct config_group windows;	/* nvme-peer/<ctrl>/windows/ */
 	struct list_head node;		/* on np_cfs_ctrls, under np_cfs_lock */
-	struct list_head intents;	/* np_cfs_res.node, under np_cfs_lock */
+	/* np_cfs_res.node, queues' and windows', under np_cfs_lock */
+	struct list_head intents;
 };
 
-/* nvme-peer/<ctrl>/<name>/ */
+/*
+ * nvme-peer/<ctrl>/<name>/, a queue's intent, or
+ * nvme-peer/<ctrl>/windows/<name>/, a read-only window's (@window): the
+ * same values (a window's are those np_win_key() names), enabling makes
+ * a window instead of a reservation.
+ */
 struct np_cfs_res {
 	struct config_item item;
+	bool window;			/* from mkdir */
 	/*
 	 * The controller's name, kept from mkdir: configfs clears the item's
 	 * parent before ->drop_item(), while events may still walk to it.
@@ -53,6 +61,7 @@ struct np_cfs_res {
 	struct pci_dev *peer;
 	struct file *file;
 	struct nvme_peer_queue *q;	/* the owner's reference */
+	struct nvme_peer_window *w;	/* or the window's */
 	unsigned int generation;	/* reservations made */
 	bool again;			/* a reset took it: reserve again */
 	unsigned int tries;		/* re-creation tries, in a row */
@@ -64,6 +73,7 @@ extern struct mutex np_cfs_lock;
 extern struct list_head np_cfs_ctrls;
 
 struct np_cfs_ctrl *np_cfs_ctrl_find(const char *name);
+bool np_cfs_active(struct np_cfs_res *r, enum nvme_peer_reason *reason);
 int np_cfs_enable(struct np_cfs_res *r);
 void np_cfs_disable(struct np_cfs_res *r);
 bool np_cfs_comes_back(enum nvme_peer_reason reason);

@@ -678,6 +678,20 @@ struct np_bind *np_bind_get(struct np_bind *b)
 }
 
 /**
+ * np_bind_unref() - drop a reference from np_bind_get() without waiting
+ * @b: the binding, or NULL
+ *
+ * For a holder that only reads the binding's description (a window
+ * shared with an attached process): the lease went back with the
+ * owner's np_bind_put().  Context: process.
+ */
+void np_bind_unref(struct np_bind *b)
+{
+	if (b)
+		kref_put(&b->ref, np_bind_free);
+}
+
+/**
  * np_bind_sync() - wait for the work np_bind_put() deferred, then drop @b
  * @b: from np_bind_get(), or NULL
  *

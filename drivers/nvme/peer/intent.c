@@ -14,6 +14,11 @@
  * error shown, until it is disabled or removed: nothing is dropped
  * silently.  The controller's removal ends the reservation and lets go of
  * what enabling took.
+ *
+ * A window's intent lives the same life with a read-only window in place
+ * of the reservation (window.c): a process attaches to it by name, a
+ * reset revokes it and the window is made again once the controller and
+ * its PMR are back.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -138,17 +143,42 @@ static void np_cfs_close(struct file *file)
 	queue_work(np_wq, &c->work);
 }
 
-/* Let go of the reservation: attached processes see @reason. */
-static void np_cfs_release(struct np_cfs_res *r, enum nvme_peer_reason why)
+/**
+ * np_cfs_active() - whether what enabling made is active, else why not
+ * @r: the intent, holding a reservation or a window
+ * @reason: why it ended (%NVME_PEER_REASON_NONE while active)
+ *
+ * Return: true while it is active.
+ */
+bool np_cfs_active(struct np_cfs_res *r, enum nvme_peer_reason *reason)
 {
-	enum nvme_peer_reason reason;
 	enum np_qstate state;
 
 	lockdep_assert_held(&r->lock);
-	if (!r->q)
+	if (r->w) {
+		*reason = nvme_peer_window_revoked(r->w);
+		return *reason == NVME_PEER_REASON_NONE;
+	}
+	np_queue_snapshot(r->q, &state, reason);
+	return state == NP_Q_ACTIVE;
+}
+
+/* Let go of the reservation or window: attached processes see @why. */
+static void np_cfs_release(struct np_cfs_res *r, enum nvme_peer_reason why)
+{
+	enum nvme_peer_reason reason;
+
+	lockdep_assert_held(&r->lock);
+	if (!r->q && !r->w)
 		return;
-	np_queue_snapshot(r->q, &state, &reason);
-	r->reason = state == NP_Q_ACTIVE ? why : reason;
+	r->reason = np_cfs_active(r, &reason) ? why : reason;
+	if (r->w) {
+		/* the attached process is told @why, not "released" */
+		np_win_revoke_one(r->w, why);
+		nvme_peer_window_put(r->w);
+		r->w = NULL;
+		return;
+	}
 	np_release(r->q, why);
 	r->q = NULL;
 }
@@ -169,6 +199,36 @@ static void np_cfs_put(struct np_cfs_res *r)
 	r->tries = 0;
 }
 
+/* A window with what enabling took: the reservation's counterpart. */
+static int np_cfs_window(struct np_cfs_res *r, const struct np_provision *prov)
+{
+	struct nvme_peer_window_params wp = {
+		.nsid = r->p.nsid,
+		.extents = r->p.policy.extents,
+		.nr_extents = r->p.policy.nr_extents,
+		.peer = r->peer,
+	};
+	struct nvme_peer_window *w;
+	loff_t size;
+
+	lockdep_assert_held(&r->lock);
+	if (r->file) {
+		wp.file.file = r->file;
+		wp.file.access = NVME_PEER_ACCESS_READ;
+		wp.file.off = r->p.file.off;
+		wp.file.len = r->p.file.len;
+		size = i_size_read(file_inode(r->file));
+		/* file_len 0: up to the end of the file, as it is now */
+		if (!wp.file.len)
+			wp.file.len = size > wp.file.off ? size - wp.file.off : 0;
+	}
+	w = np_win_get(r->pctrl, &wp, NP_OWNER_ADMIN, prov);
+	if (IS_ERR(w))
+		return PTR_ERR(w);
+	r->w = w;
+	return 0;
+}
+
 /* Reserve the intent with what enabling took: a new generation. */
 static int np_cfs_reserve(struct np_cfs_res *r)
 {
@@ -181,9 +241,18 @@ static int np_cfs_reserve(struct np_cfs_res *r)
 	struct nvme_peer_params p = r->p;
 	struct nvme_peer_queue *q;
 	loff_t size;
+	int ret;
 
 	lockdep_assert_held(&r->lock);
 	prov.attachable = uid_valid(r->uid) || gid_valid(r->gid);
+	if (r->window) {
+		ret = np_cfs_window(r, &prov);
+		if (ret)
+			return ret;
+		r->generation++;
+		r->error = 0;
+		return 0;
+	}
 	p.peer = r->peer;
 	if (r->file) {
 		p.file.file = r->file;
@@ -210,8 +279,13 @@ int np_cfs_enable(struct np_cfs_res *r)
 
 	lockdep_assert_held(&r->lock);
 	/* a namespace; file_off, file_len and file_access describe a file */
-	ret = np_enable_check(r->p.nsid, !!r->path, pf->off, pf->len,
-			      pf->access, NULL, 0);
+	if (r->window)
+		ret = np_win_enable_check(r->p.nsid, !!r->path, pf->off,
+					  pf->len, r->p.policy.nr_extents,
+					  NULL, 0);
+	else
+		ret = np_enable_check(r->p.nsid, !!r->path, pf->off, pf->len,
+				      pf->access, NULL, 0);
 	if (ret)
 		return ret;
 	r->pctrl = nvme_peer_ctrl_get_by_name(np_cfs_ctrl_name(r));
@@ -285,15 +359,13 @@ void np_cfs_work(struct work_struct *work)
 					    struct np_cfs_res, work);
 	enum nvme_peer_reason reason;
 	unsigned long delay;
-	enum np_qstate state;
 	int ret;
 
 	mutex_lock(&r->lock);
 	if (!r->enabled || !r->pctrl)
 		goto out_unlock;
-	if (r->q) {
-		np_queue_snapshot(r->q, &state, &reason);
-		if (state == NP_Q_ACTIVE || !np_cfs_comes_back(reason))
+	if (r->q || r->w) {
+		if (np_cfs_active(r, &reason) || !np_cfs_comes_back(reason))
 			goto out_unlock;
 		np_cfs_release(r, NVME_PEER_REASON_RELEASE);
 		r->again = true;
@@ -310,9 +382,14 @@ void np_cfs_work(struct work_struct *work)
 	r->tries = 0;
 	if (!ret) {
 		r->again = false;
-		pr_info("%s/%s: reserved again as q%u (generation %u)\n",
-			np_cfs_ctrl_name(r), config_item_name(&r->item),
-			r->q->qid, r->generation);
+		if (r->w)
+			pr_info("%s/%s/%s: window made again (generation %u)\n",
+				np_cfs_ctrl_name(r), NP_WIN_DIR,
+				config_item_name(&r->item), r->generation);
+		else
+			pr_info("%s/%s: reserved again as q%u (generation %u)\n",
+				np_cfs_ctrl_name(r), config_item_name(&r->item),
+				r->q->qid, r->generation);
 		goto out_unlock;
 	}
 	r->error = ret;

@@ -539,6 +539,7 @@ int np_bind_attach(struct np_bind *b, struct nvme_peer_queue *q);
 int np_bind_attach_window(struct np_bind *b, struct nvme_peer_window *w);
 void np_bind_put(struct np_bind *b);
 struct np_bind *np_bind_get(struct np_bind *b);
+void np_bind_unref(struct np_bind *b);
 void np_bind_sync(struct np_bind *b);
 bool np_file_frozen(struct file *file);
 void np_bind_describe(struct np_bind *b, struct np_bind_desc *d);
@@ -689,7 +690,13 @@ bool np_win_ns_mark(struct nvme_peer_ctrl *pctrl, u32 nsid, bool any);
 void np_win_ns_fence(struct nvme_peer_ctrl *pctrl);
 struct nvme_peer_window *np_win_get(struct nvme_peer_ctrl *pctrl,
 				    const struct nvme_peer_window_params *p,
-				    enum np_owner owner);
+				    enum np_owner owner,
+				    const struct np_provision *prov);
+struct nvme_peer_window *np_win_attach(struct nvme_peer_ctrl *pctrl,
+				       const char *name,
+				       nvme_peer_window_revoke_fn revoke,
+				       void *priv);
+void np_win_detach(struct nvme_peer_window *w);
 int np_win_pfn(struct nvme_peer_window *w, u64 view_off, unsigned long *pfn);
 void np_win_describe(struct nvme_peer_window *w, struct np_win_desc *d);
 void np_window_free(struct nvme_peer_window *w);

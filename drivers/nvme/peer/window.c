@@ -22,6 +22,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/kref.h>
@@ -58,11 +59,18 @@ struct nvme_peer_window {
 	struct pci_dev *peer;		/* reference held, or NULL: the CPU */
 	dma_addr_t *peer_dma;		/* each segment's, for @peer */
 	enum nvme_peer_guarantee guarantee;
-	nvme_peer_window_revoke_fn revoke;
-	void *priv;
-	struct np_bind *bind;		/* a file-bound window's */
+	struct np_bind *bind;		/* a file-bound window's, held */
+
+	/* an administrator's (configfs), for a process to attach by name */
+	char name[NVME_PEER_NAME_MAX];
+	bool attachable;
+	kuid_t uid;			/* INVALID_UID: any user */
+	kgid_t gid;			/* INVALID_GID: any group */
 
 	/* under pctrl->state_lock */
+	nvme_peer_window_revoke_fn revoke;	/* and @priv: the owner's or */
+	void *priv;				/* the attached process's */
+	bool attached;
 	bool revoked;			/* whoever sets it unmaps the peer */
 	bool ns_fence;			/* a namespace change waits for it */
 	enum nvme_peer_reason reason;
@@ -463,6 +471,7 @@ static void np_win_release(struct kref *ref)
 	struct nvme_peer_window *w = container_of(ref, struct nvme_peer_window,
 						  ref);
 
+	np_bind_unref(w->bind);
 	kvfree(w->segs);
 	kvfree(w->peer_dma);
 	pci_dev_put(w->peer);
@@ -519,9 +528,17 @@ static bool np_win_mark(struct nvme_peer_window *w,
 static void np_win_tell(struct nvme_peer_window *w,
 			enum nvme_peer_reason reason)
 {
+	nvme_peer_window_revoke_fn revoke;
+	void *priv;
+
 	lockdep_assert_held_read(&w->pctrl->cb_sem);
-	if (w->revoke)
-		w->revoke(w, reason, w->priv);
+	/* an attach or a detach changes them under state_lock */
+	spin_lock(&w->pctrl->state_lock);
+	revoke = w->revoke;
+	priv = w->priv;
+	spin_unlock(&w->pctrl->state_lock);
+	if (revoke)
+		revoke(w, reason, priv);
 	np_win_unmap_peer(w);
 }
 
@@ -779,6 +796,8 @@ static int np_win_make(struct nvme_peer_window *w,
  * @pctrl: the provider's controller
  * @p: what to show
  * @owner: who asks (a process needs CAP_SYS_ADMIN for a namespace window)
+ * @prov: for an administrator's window, its name and who may attach; or
+ *	NULL
  *
  * Return: the window, or an ERR_PTR: -EINVAL (see
  * &struct nvme_peer_window_params), -EPERM, -ENXIO (no provider shows
@@ -790,7 +809,8 @@ static int np_win_make(struct nvme_peer_window *w,
  */
 struct nvme_peer_window *np_win_get(struct nvme_peer_ctrl *pctrl,
 				    const struct nvme_peer_window_params *p,
-				    enum np_owner owner)
+				    enum np_owner owner,
+				    const struct np_provision *prov)
 {
 	struct nvme_peer_window *w;
 	int ret;
@@ -809,11 +829,21 @@ struct nvme_peer_window *np_win_get(struct nvme_peer_ctrl *pctrl,
 	w->peer = pci_dev_get(p->peer);
 	w->revoke = p->revoke;
 	w->priv = p->priv;
+	w->uid = INVALID_UID;
+	w->gid = INVALID_GID;
+	if (prov) {
+		strscpy(w->name, prov->name, sizeof(w->name));
+		w->attachable = prov->attachable;
+		w->uid = prov->uid;
+		w->gid = prov->gid;
+	}
 	/* mapping the file writes back its dirty pages: before the lock */
 	if (p->file.file) {
 		ret = np_bind_file(&p->file, &w->bind);
 		if (ret)
 			goto out_free;
+		/* a QUERY of an attached process may outlive the owner's put */
+		np_bind_get(w->bind);
 	}
 	mutex_lock(&pctrl->lock);
 	ret = np_win_make(w, p);
@@ -822,7 +852,7 @@ struct nvme_peer_window *np_win_get(struct nvme_peer_ctrl *pctrl,
 		goto out_unbind;
 	return w;
 out_unbind:
-	np_bind_put(w->bind);
+	np_bind_put(w->bind);	/* np_window_free() drops the other */
 out_free:
 	np_window_free(w);
 	return ERR_PTR(ret);
@@ -868,6 +898,82 @@ void np_win_describe(struct nvme_peer_window *w, struct np_win_desc *d)
 	np_bind_describe(w->bind, &d->bind);
 }
 
+/* ---- a process attaches to an administrator's window ------------------ */
+
+/* May the caller attach to @w?  -EACCES, -EBUSY, -ENXIO, else 0. */
+static int np_win_attach_check(struct nvme_peer_window *w)
+{
+	lockdep_assert_held(&w->pctrl->state_lock);
+	if (!w->attachable ||
+	    (uid_valid(w->uid) && !uid_eq(w->uid, current_fsuid())) ||
+	    (gid_valid(w->gid) && !in_group_p(w->gid)))
+		return -EACCES;
+	if (w->attached)
+		return -EBUSY;
+	return w->revoked ? -ENXIO : 0;
+}
+
+/**
+ * np_win_attach() - a process attaches to an administrator's window by name
+ * @pctrl: the provider's controller
+ * @name: the window intent's name (configfs nvme-peer/nvmeX/windows/NAME)
+ * @revoke: called once if it is revoked while attached
+ * @priv: for @revoke
+ *
+ * One process at a time (it holds the window's callback); it reads the
+ * window until it is revoked or np_win_detach().
+ *
+ * Return: the window with a reference for the caller, or an ERR_PTR:
+ * -ENOENT (no such window), -EACCES (made without uid or gid, or for
+ * another user or group), -EBUSY (attached already), -ENXIO (revoked: a
+ * window a reset revoked comes back under its name).
+ */
+struct nvme_peer_window *np_win_attach(struct nvme_peer_ctrl *pctrl,
+				       const char *name,
+				       nvme_peer_window_revoke_fn revoke,
+				       void *priv)
+{
+	struct nvme_peer_window *w, *found = NULL;
+	int ret = -ENOENT;
+
+	spin_lock(&pctrl->state_lock);
+	list_for_each_entry(w, &pctrl->windows, node) {
+		if (!w->name[0] || strcmp(w->name, name))
+			continue;
+		/* the live one of that name, else a revoked one's answer */
+		ret = np_win_attach_check(w);
+		found = w;
+		if (!w->revoked)
+			break;
+	}
+	if (found && !ret) {
+		found->attached = true;
+		found->revoke = revoke;
+		found->priv = priv;
+		kref_get(&found->ref);
+	}
+	spin_unlock(&pctrl->state_lock);
+	return ret ? ERR_PTR(ret) : found;
+}
+
+/**
+ * np_win_detach() - the attached process lets go
+ * @w: from np_win_attach()
+ *
+ * Waits for a revoke callback in flight; none comes after.  The window
+ * stays the administrator's, for the next process.
+ */
+void np_win_detach(struct nvme_peer_window *w)
+{
+	spin_lock(&w->pctrl->state_lock);
+	w->attached = false;
+	w->revoke = NULL;
+	w->priv = NULL;
+	spin_unlock(&w->pctrl->state_lock);
+	np_wait_callbacks(w->pctrl);
+	np_window_free(w);
+}
+
 /* ---- the kernel API --------------------------------------------------- */
 
 /**
@@ -886,7 +992,7 @@ struct nvme_peer_window *
 nvme_peer_window_get(struct nvme_peer_ctrl *pctrl,
 		     const struct nvme_peer_window_params *p)
 {
-	return np_win_get(pctrl, p, NP_OWNER_KERNEL);
+	return np_win_get(pctrl, p, NP_OWNER_KERNEL, NULL);
 }
 EXPORT_SYMBOL_GPL(nvme_peer_window_get);
 

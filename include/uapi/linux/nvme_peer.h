@@ -279,11 +279,16 @@ struct nvme_peer_reserve {
 
 /* struct nvme_peer_attach.flags */
 #define NVME_PEER_ATTACH_BY_NAME	(1U << 0)	/* @name, not @qid */
+#define NVME_PEER_ATTACH_WINDOW		(1U << 1)	/* a window's @name */
 
 /**
  * struct nvme_peer_attach - NVME_PEER_IOC_ATTACH
  * @size: sizeof(struct nvme_peer_attach)
- * @flags: 0, or %NVME_PEER_ATTACH_BY_NAME
+ * @flags: 0, or %NVME_PEER_ATTACH_BY_NAME, with %NVME_PEER_ATTACH_WINDOW
+ *	for a read-only window an administrator made (configfs
+ *	nvme-peer/nvmeN/windows/NAME/): the file then holds that window,
+ *	as after NVME_PEER_IOC_WINDOW (QUERY tells its view and mmap
+ *	offset), one process at a time
  * @ctrl: controller instance: N of /dev/nvmeN
  * @qid: a reservation an administrator made (configfs) with a uid or a gid;
  *	0 with %NVME_PEER_ATTACH_BY_NAME

@@ -339,6 +339,61 @@ static void np_test_keys(struct kunit *test)
 	np_test_res_drop(r);
 }
 
+/*
+ * A window's intent (nvme-peer/<ctrl>/windows/<name>/): the written
+ * attributes are the keys np_win_key() names, in np_cfs_keys[]' order
+ * (the command writes them so), then read-only ones only; enabling
+ * refuses what np_win_enable_check() refuses before any lookup.
+ */
+static void np_test_window_intent(struct kunit *test)
+{
+	struct config_group *g = np_cfs_ctrl_make(NULL, NP_TEST_CTRL);
+	struct configfs_attribute **a;
+	struct config_item *item;
+	struct np_cfs_res *r;
+	int k;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, g);
+	item = np_cfs_win_make(&to_cfs_ctrl(g)->windows, "kunitw");
+	if (IS_ERR_OR_NULL(item))
+		np_cfs_ctrl_drop(NULL, &g->cg_item);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, item);
+	r = to_res(item);
+	KUNIT_EXPECT_TRUE(test, r->window);
+	a = np_cfs_win_attrs;
+	for (k = 0; k < NP_NKEYS; k++) {
+		if (!np_win_key(k))
+			continue;
+		KUNIT_ASSERT_NOT_NULL(test, *a);
+		KUNIT_EXPECT_STREQ(test, (*a)->ca_name, np_cfs_keys[k].name);
+		a++;
+	}
+	for (; *a; a++)
+		KUNIT_EXPECT_TRUE_MSG(test, !(*a)->store, "%s", (*a)->ca_name);
+
+	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_enable, "1"),
+			-EINVAL);	/* no namespace */
+	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_nsid, "1"), 0);
+	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_extents, "0+8"), 0);
+	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_file, "/x"), 0);
+	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_enable, "1"),
+			-EINVAL);	/* extents and a file */
+	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_extents, ""), 0);
+	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_file, ""), 0);
+	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_file_len, "4096"),
+			0);
+	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_enable, "1"),
+			-EINVAL);	/* a file's range without a file */
+	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_file_len, "0"), 0);
+	KUNIT_EXPECT_EQ(test, np_test_store(r, &np_cfs_attr_enable, "1"),
+			-ENODEV);	/* NP_TEST_CTRL names no controller */
+	KUNIT_EXPECT_FALSE(test, r->enabled);
+	KUNIT_EXPECT_NULL(test, r->w);
+	KUNIT_EXPECT_STREQ(test, np_test_show(test, r, &np_cfs_attr_state),
+			   "disabled\n");
+	np_test_res_drop(r);
+}
+
 static struct kunit_case nvme_peer_configfs_cases[] = {
 	KUNIT_CASE(np_test_keys),
 	KUNIT_CASE(np_test_round_trip),
@@ -348,6 +403,7 @@ static struct kunit_case nvme_peer_configfs_cases[] = {
 	KUNIT_CASE(np_test_busy_while_enabled),
 	KUNIT_CASE(np_test_enable_needs_ctrl),
 	KUNIT_CASE(np_test_names_ok),
+	KUNIT_CASE(np_test_window_intent),
 	{}
 };
 

@@ -1237,9 +1237,12 @@ static int np_clear_intents(bool all)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), NP_CFS "/%s", e->d_name);
+		/* windows' intents first: their directory is the controller's */
+		np_cfs_clear_in(e->d_name, NP_CFS_WIN);
 		c = opendir(path);
 		while (c && (i = readdir(c))) {
 			if (i->d_type != DT_DIR || i->d_name[0] == '.' ||
+			    !strcmp(i->d_name, NP_CFS_WIN) ||
 			    (!all && !strncmp(i->d_name, NP_BALLAST,
 					      strlen(NP_BALLAST))))
 				continue;

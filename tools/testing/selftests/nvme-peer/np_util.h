@@ -380,20 +380,40 @@ static inline int np_admin_delete_on(const char *ctrl, int qid)
 	return np_cfs_remove(ctrl, name);
 }
 
+/* configfs nvme-peer/<ctrl>/windows/: read-only windows' intents */
+#define NP_CFS_WIN	"windows"
+
+/* Remove every intent in directory @dir of @ctrl ("" or NP_CFS_WIN). */
+static inline void np_cfs_clear_in(const char *ctrl, const char *dir)
+{
+	char path[300], name[300];
+	struct dirent *d;
+	DIR *dp;
+
+	snprintf(path, sizeof(path), "%s%s%s", np_cfs_path(ctrl, NULL, NULL),
+		 dir[0] ? "/" : "", dir);
+	dp = opendir(path);
+	while (dp && (d = readdir(dp))) {
+		if (d->d_type != DT_DIR || d->d_name[0] == '.' ||
+		    (!dir[0] && !strcmp(d->d_name, NP_CFS_WIN)))
+			continue;
+		snprintf(name, sizeof(name), "%s%s%s", dir, dir[0] ? "/" : "",
+			 d->d_name);
+		np_cfs_remove(ctrl, name);
+	}
+	if (dp)
+		closedir(dp);
+}
+
 /*
- * Remove every intent of @ctrl and its directory (test cleanup): any
- * directory left in nvme-peer/ keeps the module from unloading.
+ * Remove every intent of @ctrl, windows' too, and its directory (test
+ * cleanup): any directory left in nvme-peer/ keeps the module from
+ * unloading.
  */
 static inline void np_cfs_clear(const char *ctrl)
 {
-	DIR *dir = opendir(np_cfs_path(ctrl, NULL, NULL));
-	struct dirent *d;
-
-	while (dir && (d = readdir(dir)))
-		if (d->d_type == DT_DIR && d->d_name[0] != '.')
-			np_cfs_remove(ctrl, d->d_name);
-	if (dir)
-		closedir(dir);
+	np_cfs_clear_in(ctrl, NP_CFS_WIN);
+	np_cfs_clear_in(ctrl, "");
 	rmdir(np_cfs_path(ctrl, NULL, NULL));
 }
 

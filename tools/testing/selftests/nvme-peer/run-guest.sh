@@ -140,8 +140,10 @@ if [ "$topo" = two-ctrl ]; then
 fi
 rmmod np-client 2>/dev/null
 # an intent a test left behind pins nvme-peer: a test bug, said so
-for d in /sys/kernel/config/nvme-peer/*/*/; do
+for d in /sys/kernel/config/nvme-peer/*/*/ \
+	 /sys/kernel/config/nvme-peer/*/windows/*/; do
 	[ -d "$d" ] || continue
+	case $d in */windows/) continue ;; esac
 	echo "NP-FATAL intent left behind: $d"
 	rmdir "$d"
 done

@@ -763,8 +763,11 @@ TEST(attach_by_name_rules)
 	a.flags = 0;
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_ATTACH, &a));
 	EXPECT_EQ(EINVAL, errno);
-	/* an unknown flag */
-	a.flags = NVME_PEER_ATTACH_BY_NAME << 1;
+	/* a window's name without the by-name flag; an unknown flag */
+	a.flags = NVME_PEER_ATTACH_WINDOW;
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_ATTACH, &a));
+	EXPECT_EQ(EINVAL, errno);
+	a.flags = NVME_PEER_ATTACH_WINDOW << 1;
 	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_ATTACH, &a));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(0, np_attach_name(fd, "named"));

@@ -555,6 +555,35 @@ TEST(withdrawal_revokes)
  * file offsets, nothing past its written blocks; a truncate revokes it
  * and the old mapping faults before truncate returns.
  */
+/*
+ * In a child: window @fd, mapped at @v, shows bytes [1 MiB, 3 MiB) of the
+ * file at @path (a lease held); a truncate to 2 MiB revokes it (layout)
+ * before it returns.  0, or the step that failed (1-6).
+ */
+static int np_reads_then_truncates(const char *path, int fd,
+				   const unsigned char *v)
+{
+	unsigned char *want = malloc(2 * MIB), got;
+	struct nvme_peer_info info;
+	int file = open(path, O_RDWR);
+
+	if (!want || file < 0 || pread(file, want, 2 * MIB, 1 * MIB) != 2 * MIB)
+		return 1;
+	if (np_load(v, &got) || memcmp(want, v, 2 * MIB))
+		return 2;
+	if (np_query(fd, &info) || !(info.flags & NVME_PEER_INFO_FILE) ||
+	    info.lease != NVME_PEER_LEASE_HELD)
+		return 3;
+	/* the layout changes: revoked before truncate returns */
+	if (ftruncate(file, 2 * MIB))
+		return 4;
+	if (np_load(v, &got) != -1)
+		return 5;
+	if (np_query(fd, &info) || info.reason != NVME_PEER_REASON_LAYOUT)
+		return 6;
+	return 0;
+}
+
 TEST(file_window_and_truncate)
 {
 	const char *why = np_no_window();
@@ -573,8 +602,8 @@ TEST(file_window_and_truncate)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		unsigned char *v, *want, got;
-		struct nvme_peer_info info;
+		unsigned char *v;
+		int ret;
 
 		if (setgid(1000) || setuid(1000))
 			_exit(10);
@@ -589,29 +618,314 @@ TEST(file_window_and_truncate)
 			_exit(13);
 		v = mmap(NULL, r.view_size, PROT_READ, MAP_SHARED, fd,
 			 r.mmap_off);
-		want = malloc(2 * MIB);
-		if (v == MAP_FAILED || !want ||
-		    pread(file, want, 2 * MIB, 1 * MIB) != 2 * MIB)
+		if (v == MAP_FAILED)
 			_exit(14);
-		if (memcmp(want, v, 2 * MIB))
-			_exit(15);
-		if (np_query(fd, &info) || !(info.flags & NVME_PEER_INFO_FILE) ||
-		    info.lease != NVME_PEER_LEASE_HELD)
-			_exit(16);
-		/* the layout changes: revoked before truncate returns */
-		if (ftruncate(file, 2 * MIB))
-			_exit(17);
-		if (np_load(v, &got) != -1)
-			_exit(18);
-		if (np_query(fd, &info) ||
-		    info.reason != NVME_PEER_REASON_LAYOUT)
-			_exit(19);
-		_exit(0);
+		ret = np_reads_then_truncates(MNT "/window", fd, v);
+		_exit(ret ? 20 + ret : 0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	unlink(MNT "/window");
+}
+
+/* ---- windows an administrator makes (configfs windows/<name>/) ------- */
+
+#define WIN_INTENT(n)	NP_CFS_WIN "/" n
+
+/* ATTACH of window intent @name of the provider's controller: 0 or -errno */
+static int np_attach_window(int fd, const char *name)
+{
+	struct nvme_peer_attach a = {
+		.size = sizeof(a),
+		.flags = NVME_PEER_ATTACH_BY_NAME | NVME_PEER_ATTACH_WINDOW,
+		.ctrl = strtoul(WIN_CTRL + 4, NULL, 10),
+	};
+
+	snprintf(a.name, sizeof(a.name), "%s", name);
+	return ioctl(fd, NVME_PEER_IOC_ATTACH, &a) ? -errno : 0;
+}
+
+/* A window intent's read-only attribute */
+static const char *np_win_attr(const char *name, const char *attr)
+{
+	static char buf[64];
+	char dir[64];
+
+	snprintf(dir, sizeof(dir), NP_CFS_WIN "/%s", name);
+	if (np_read(np_cfs_path(WIN_CTRL, dir, attr), buf, sizeof(buf)))
+		return "?";
+	return buf;
+}
+
+/* Wait up to 30 s for intent @name's state to read @state */
+static int np_win_state_is(const char *name, const char *state)
+{
+	int i;
+
+	for (i = 0; i < 300 && strcmp(np_win_attr(name, "state"), state); i++)
+		usleep(100000);
+	return strcmp(np_win_attr(name, "state"), state) ? -1 : 0;
+}
+
+/*
+ * A window intent on extents, for uid 1000: that user attaches by name
+ * (no capability: the administrator granted it), reads the extents'
+ * bytes and nothing else; one process at a time; nobody else, root
+ * included, attaches; a queue of that name is another thing.
+ */
+TEST(intent_attach_by_name)
+{
+	const char *why = np_no_window();
+	__u64 off = 200000ULL * 512;	/* coherent_with_completed_writes' */
+	struct nvme_peer_attach a = { .size = sizeof(a) };
+	unsigned char *want;
+	int fd, status;
+	pid_t pid;
+
+	if (why)
+		SKIP(return, "%s", why);
+	want = np_aligned(32768);
+	ASSERT_NE(NULL, want);
+	ASSERT_EQ(0, np_dev_bytes(off, want, 32768));
+	ASSERT_EQ(0, np_cfs_make(WIN_CTRL, WIN_INTENT("w1"),
+				 "nsid=%u extents=200000+64 uid=1000", WIN_NS));
+	EXPECT_STREQ("active", np_win_attr("w1", "state"));
+	EXPECT_STREQ("1", np_win_attr("w1", "generation"));
+	/* one value at a time, while disabled; a queue's keys are not there */
+	EXPECT_EQ(-EBUSY, np_write(np_cfs_path(WIN_CTRL, WIN_INTENT("w1"),
+					       "nsid"), "1"));
+	EXPECT_NE(0, access(np_cfs_path(WIN_CTRL, WIN_INTENT("w1"), "depth"),
+			    F_OK));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct nvme_peer_info info;
+		unsigned char *v, got;
+		int second;
+
+		if (setgid(1000) || setuid(1000))
+			_exit(10);
+		fd = np_open();
+		if (fd < 0 || np_attach_window(fd, "w1"))
+			_exit(11);
+		if (np_query(fd, &info) || !(info.flags & NVME_PEER_INFO_WINDOW) ||
+		    info.state != NVME_PEER_STATE_ACTIVE || info.nsid != WIN_NS ||
+		    info.data_size != np_win_ns_bytes())
+			_exit(12);
+		v = mmap(NULL, info.data_size, PROT_READ, MAP_SHARED, fd,
+			 info.data_off);
+		if (v == MAP_FAILED)
+			_exit(13);
+		if (np_load(v + off, &got) || memcmp(want, v + off, 32768))
+			_exit(14);
+		/* outside the extents */
+		if (np_load(v + off - 1, &got) != -1 ||
+		    np_load(v + off + 32768, &got) != -1)
+			_exit(15);
+		if (mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+			 info.data_off) != MAP_FAILED || errno != EACCES)
+			_exit(16);
+		/* one process at a time; the file holds one thing */
+		second = np_open();
+		if (second < 0 || np_attach_window(second, "w1") != -EBUSY)
+			_exit(17);
+		if (np_attach_window(fd, "w1") != -EBUSY)
+			_exit(18);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+
+	fd = np_open();
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EACCES, np_attach_window(fd, "w1"));	/* root is not 1000 */
+	EXPECT_EQ(-ENOENT, np_attach_window(fd, "none-such"));
+	/* a queue named w1 is not the window w1 */
+	a.flags = NVME_PEER_ATTACH_BY_NAME;
+	a.ctrl = strtoul(WIN_CTRL + 4, NULL, 10);
+	snprintf(a.name, sizeof(a.name), "w1");
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_ATTACH, &a));
+	EXPECT_EQ(ENOENT, errno);
+	/* a window by name only */
+	a.flags = NVME_PEER_ATTACH_WINDOW;
+	memset(a.name, 0, sizeof(a.name));
+	a.qid = 1;
+	EXPECT_EQ(-1, ioctl(fd, NVME_PEER_IOC_ATTACH, &a));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+	EXPECT_EQ(0, np_cfs_remove(WIN_CTRL, WIN_INTENT("w1")));
+	free(want);
+}
+
+/*
+ * A reset revokes the attached process's window (reset) and the intent
+ * makes it again once the controller and its PMR are back (generation
+ * 2); the process attaches again by name.  Disabling revokes (admin);
+ * an rmdir with a process attached revokes it too.
+ */
+TEST(intent_comes_back_after_reset)
+{
+	const char *why = np_no_window();
+	__u64 off = 200000ULL * 512;
+	struct nvme_peer_info info;
+	unsigned char *v, *want, got;
+	int fd;
+
+	if (why)
+		SKIP(return, "%s", why);
+	want = np_aligned(4096);
+	ASSERT_NE(NULL, want);
+	ASSERT_EQ(0, np_cfs_make(WIN_CTRL, WIN_INTENT("w2"),
+				 "nsid=%u extents=200000+8 uid=0", WIN_NS));
+	fd = np_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, np_attach_window(fd, "w2"));
+	ASSERT_EQ(0, np_query(fd, &info));
+	v = mmap(NULL, info.data_size, PROT_READ, MAP_SHARED, fd, info.data_off);
+	ASSERT_NE(MAP_FAILED, v);
+	ASSERT_EQ(0, np_load(v + off, &got));
+	ASSERT_EQ(0, np_write(np_ctrl_path("/sys/class/nvme/%s/reset_controller"),
+			      "1"));
+	np_expect_revoked(_metadata, fd, v, off, NVME_PEER_REASON_RESET);
+	munmap(v, info.data_size);
+	close(fd);
+	ASSERT_EQ(0, np_win_state_is("w2", "active"));
+	EXPECT_STREQ("2", np_win_attr("w2", "generation"));
+
+	fd = np_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, np_attach_window(fd, "w2"));
+	ASSERT_EQ(0, np_query(fd, &info));
+	v = mmap(NULL, info.data_size, PROT_READ, MAP_SHARED, fd, info.data_off);
+	ASSERT_NE(MAP_FAILED, v);
+	np_fill(want, 4096, 515);
+	ASSERT_EQ(0, np_blk_io(np_ns_dev(WIN_CTRL, WIN_NS), 1, off, want, 4096));
+	ASSERT_EQ(0, np_load(v + off, &got));
+	EXPECT_EQ(0, memcmp(want, v + off, 4096));
+	/* disabled: the attached process is told admin */
+	ASSERT_EQ(0, np_write(np_cfs_path(WIN_CTRL, WIN_INTENT("w2"), "enable"),
+			      "0"));
+	np_expect_revoked(_metadata, fd, v, off, NVME_PEER_REASON_ADMIN);
+	EXPECT_STREQ("disabled", np_win_attr("w2", "state"));
+	munmap(v, info.data_size);
+	close(fd);
+
+	/* enabled again (generation 3), attached, then removed */
+	ASSERT_EQ(0, np_write(np_cfs_path(WIN_CTRL, WIN_INTENT("w2"), "enable"),
+			      "1"));
+	EXPECT_STREQ("3", np_win_attr("w2", "generation"));
+	fd = np_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, np_attach_window(fd, "w2"));
+	ASSERT_EQ(0, np_query(fd, &info));
+	v = mmap(NULL, info.data_size, PROT_READ, MAP_SHARED, fd, info.data_off);
+	ASSERT_NE(MAP_FAILED, v);
+	ASSERT_EQ(0, np_load(v + off, &got));
+	EXPECT_EQ(0, np_cfs_remove(WIN_CTRL, WIN_INTENT("w2")));
+	np_expect_revoked(_metadata, fd, v, off, NVME_PEER_REASON_ADMIN);
+	munmap(v, info.data_size);
+	close(fd);
+	free(want);
+}
+
+/*
+ * What a window's intent refuses, with nothing left behind: no provider
+ * (ENXIO), extents with a file, a file's range without one, no
+ * namespace (EINVAL), a namespace the provider does not show (ENXIO).
+ */
+TEST(intent_refusals)
+{
+	const char *why = np_no_window();
+	char path[160];
+
+	if (why)
+		SKIP(return, "%s", why);
+	EXPECT_EQ(-EINVAL, np_cfs_make(WIN_CTRL, WIN_INTENT("bad"), "uid=0"));
+	EXPECT_EQ(-EINVAL, np_cfs_make(WIN_CTRL, WIN_INTENT("bad"),
+				       "nsid=%u file_off=4096", WIN_NS));
+	EXPECT_EQ(-EINVAL, np_cfs_make(WIN_CTRL, WIN_INTENT("bad"),
+				       "nsid=%u extents=0+8 file=/mnt/np/x",
+				       WIN_NS));
+	EXPECT_EQ(-ENXIO, np_cfs_make(WIN_CTRL, WIN_INTENT("bad"), "nsid=%u",
+				      WIN_NS + 1));
+	/* past the namespace */
+	EXPECT_EQ(-EINVAL, np_cfs_make(WIN_CTRL, WIN_INTENT("bad"),
+				       "nsid=%u extents=%llu+8", WIN_NS,
+				       np_win_ns_bytes() / 512));
+	/* the provider withdrawn: ENXIO; the error and state say so */
+	ASSERT_EQ(0, np_pmr_declare(WIN_CTRL, 0));
+	ASSERT_EQ(0, mkdir(np_cfs_path(WIN_CTRL, WIN_INTENT("bad"), NULL), 0755));
+	ASSERT_EQ(0, np_write(np_cfs_path(WIN_CTRL, WIN_INTENT("bad"), "nsid"),
+			      "%u", WIN_NS));
+	EXPECT_EQ(-ENXIO, np_write(np_cfs_path(WIN_CTRL, WIN_INTENT("bad"),
+					       "enable"), "1"));
+	EXPECT_STREQ("disabled", np_win_attr("bad", "state"));
+	ASSERT_EQ(0, np_pmr_declare(WIN_CTRL, WIN_NS));
+	EXPECT_EQ(0, np_write(np_cfs_path(WIN_CTRL, WIN_INTENT("bad"), "enable"),
+			      "1"));
+	EXPECT_STREQ("active", np_win_attr("bad", "state"));
+	/* a queue intent cannot be named windows: the directory is there */
+	snprintf(path, sizeof(path), "%s", np_cfs_path(WIN_CTRL, NP_CFS_WIN, NULL));
+	EXPECT_EQ(-1, mkdir(path, 0755));
+	EXPECT_EQ(EEXIST, errno);
+	/* nor can the controller's directory go while a window's intent is */
+	EXPECT_EQ(-1, rmdir(np_cfs_path(WIN_CTRL, NULL, NULL)));
+	EXPECT_EQ(ENOTEMPTY, errno);
+	EXPECT_EQ(0, np_cfs_remove(WIN_CTRL, WIN_INTENT("bad")));
+}
+
+/*
+ * A file's window an administrator grants: the owner of the file
+ * attaches by name and reads it; a truncate revokes it (layout) before
+ * it returns, and the intent is down with that reason.
+ */
+TEST(intent_file_window_and_truncate)
+{
+	const char *why = np_no_window();
+	int file, status;
+	pid_t pid;
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	file = np_mkfile("iwindow", 4 * MIB, 37);
+	ASSERT_LE(0, file);
+	ASSERT_EQ(0, fchown(file, 1000, 1000));
+	close(file);
+	ASSERT_EQ(0, np_cfs_make(WIN_CTRL, WIN_INTENT("fw"),
+				 "nsid=%u file=" MNT "/iwindow file_off=%u file_len=%u gid=1000",
+				 WIN_NS, 1 * MIB, 2 * MIB));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct nvme_peer_info info;
+		unsigned char *v;
+		int fd, ret;
+
+		if (setgid(1000) || setuid(1000))
+			_exit(10);
+		fd = np_open();
+		if (fd < 0 || np_attach_window(fd, "fw"))
+			_exit(11);
+		if (np_query(fd, &info) || info.data_size != 2 * MIB)
+			_exit(12);
+		v = mmap(NULL, info.data_size, PROT_READ, MAP_SHARED, fd,
+			 info.data_off);
+		if (v == MAP_FAILED)
+			_exit(13);
+		ret = np_reads_then_truncates(MNT "/iwindow", fd, v);
+		_exit(ret ? 20 + ret : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_STREQ("down", np_win_attr("fw", "state"));
+	EXPECT_STREQ("layout", np_win_attr("fw", "reason"));
+	EXPECT_EQ(0, np_cfs_remove(WIN_CTRL, WIN_INTENT("fw")));
+	unlink(MNT "/iwindow");
 }
 
 /* A file range with a hole: the hole's pages fault. */
