@@ -893,11 +893,56 @@ static int act_layout(struct np_worker *w)
 	return ret;
 }
 
+/* Declare XFS's controller's PMR as showing its namespace again. */
+static void np_declare_provider(const char *ctrl)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/kernel/config/nvme-peer/%s", ctrl);
+	mkdir(path, 0755);
+	strncat(path, "/pmr_nsid", sizeof(path) - strlen(path) - 1);
+	np_write(path, "%d", FS_NS);
+}
+
+/*
+ * Up to 16 loads of page @off of window @fd's view, a few ms apart: a
+ * load faults only once the window is revoked (QUERY says so then: the
+ * revocation marks it before it zaps the mapping).  The loads done.
+ */
+static int np_window_loads(struct np_worker *w, int fd, __u64 off,
+			   unsigned int *sum)
+{
+	struct nvme_peer_info info;
+	volatile int loads = 0;	/* kept across a fault's siglongjmp() */
+	unsigned char *v;
+	int i;
+
+	v = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, off);
+	for (i = 0; v != MAP_FAILED && i < 16; i++) {
+		__atomic_store_n(&np_fault_at, &np_fault_jmp, __ATOMIC_RELAXED);
+		if (!sigsetjmp(np_fault_jmp, 1)) {
+			*sum += __atomic_load_n(&v[np_rand(w, 4096)],
+						__ATOMIC_RELAXED);
+			loads++;
+		} else {
+			__atomic_store_n(&np_fault_at, NULL, __ATOMIC_RELAXED);
+			if (np_query(fd, &info) ||
+			    info.state != NVME_PEER_STATE_REVOKED)
+				violation(w, "window load faulted, state %u",
+					  info.state);
+			break;
+		}
+		__atomic_store_n(&np_fault_at, NULL, __ATOMIC_RELAXED);
+		usleep(np_rand(w, 5000));
+	}
+	if (v != MAP_FAILED)
+		munmap(v, 4096);
+	return loads;
+}
+
 /*
  * A read-only window of namespace 2 on XFS's controller (its PMR mirrors
- * it in two-ctrl), held for a few loads while everything else goes on: a
- * load inside the window faults only once the window is revoked (QUERY
- * says so then: the revocation marks it before it zaps the mapping).
+ * it in two-ctrl), held for a few loads while everything else goes on.
  * The declaration is made again when a removal or an unload took it.
  */
 static int act_window(struct np_worker *w)
@@ -908,10 +953,8 @@ static int act_window(struct np_worker *w)
 	const char *ctrl = np_cname(topo.fs_ctrl);
 	struct nvme_peer_window_req r;
 	struct nvme_peer_info info;
-	int fd, i, loads = 0, ret;
 	unsigned int sum = 0;
-	unsigned char *v;
-	char path[128];
+	int fd, i, loads, ret;
 
 	nlb = (nlb + 8) & ~7ULL;	/* at least one whole page */
 	ext.nlb = nlb + ((first / 512) - slba);
@@ -928,11 +971,7 @@ static int act_window(struct np_worker *w)
 		ret = ioctl(fd, NVME_PEER_IOC_WINDOW, &r) ? -errno : 0;
 		if (ret != -ENXIO || i)
 			break;
-		snprintf(path, sizeof(path), "/sys/kernel/config/nvme-peer/%s",
-			 ctrl);
-		mkdir(path, 0755);
-		strncat(path, "/pmr_nsid", sizeof(path) - strlen(path) - 1);
-		np_write(path, "%d", FS_NS);
+		np_declare_provider(ctrl);
 	}
 	if (ret) {
 		wlog(w, "window %s lba %llu+%llu = %d", ctrl, slba,
@@ -940,30 +979,79 @@ static int act_window(struct np_worker *w)
 		close(fd);
 		return ret;
 	}
-	v = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, r.mmap_off + first);
-	for (i = 0; v != MAP_FAILED && i < 16; i++) {
-		__atomic_store_n(&np_fault_at, &np_fault_jmp, __ATOMIC_RELAXED);
-		if (!sigsetjmp(np_fault_jmp, 1)) {
-			sum += __atomic_load_n(&v[np_rand(w, 4096)],
-					       __ATOMIC_RELAXED);
-			loads++;
-		} else {
-			__atomic_store_n(&np_fault_at, NULL, __ATOMIC_RELAXED);
-			if (np_query(fd, &info) ||
-			    info.state != NVME_PEER_STATE_REVOKED)
-				violation(w, "window load faulted, state %u",
-					  info.state);
-			break;
-		}
-		__atomic_store_n(&np_fault_at, NULL, __ATOMIC_RELAXED);
-		usleep(np_rand(w, 5000));
-	}
+	loads = np_window_loads(w, fd, r.mmap_off + first, &sum);
 	np_query(fd, &info);
 	wlog(w, "window %s lba %llu+%llu: %d loads (sum %u), state %u reason %u",
 	     ctrl, slba, (unsigned long long)ext.nlb, loads, sum, info.state,
 	     info.reason);
-	if (v != MAP_FAILED)
-		munmap(v, 4096);
+	close(fd);
+	return 0;
+}
+
+/*
+ * An administrator's window on XFS's namespace, configfs windows/cwN
+ * (four names shared by every worker): made, toggled, removed, or
+ * attached by name for a few loads, while resets, Formats, removals and
+ * unloads go on; an attached window's load faults only once revoked.
+ */
+static int act_win_intent(struct np_worker *w)
+{
+	unsigned long long slba = 8ULL * np_rand(w, 1 << 14);
+	const char *ctrl = np_cname(topo.fs_ctrl);
+	struct nvme_peer_info info;
+	struct nvme_peer_attach a = {
+		.size = sizeof(a),
+		.flags = NVME_PEER_ATTACH_BY_NAME | NVME_PEER_ATTACH_WINDOW,
+		.ctrl = atoi(ctrl + 4),
+	};
+	char name[32], state[16] = "";
+	unsigned int sum = 0;
+	int fd, loads, ret;
+
+	snprintf(name, sizeof(name), NP_CFS_WIN "/cw%d", np_rand(w, 4));
+	switch (np_rand(w, 4)) {
+	case 0:
+		ret = np_cfs_make(ctrl, name, "nsid=%d extents=%llu+64 uid=0",
+				  FS_NS, slba);
+		if (ret == -ENXIO) {
+			np_declare_provider(ctrl);
+			ret = np_cfs_make(ctrl, name,
+					  "nsid=%d extents=%llu+64 uid=0", FS_NS,
+					  slba);
+		}
+		wlog(w, "window intent %s/%s = %d", ctrl, name, ret);
+		return ret;
+	case 1:
+		np_read(np_cfs_path(ctrl, name, "enable"), state, sizeof(state));
+		ret = np_write(np_cfs_path(ctrl, name, "enable"), "%d",
+			       strcmp(state, "1") ? 1 : 0);
+		wlog(w, "window intent %s/%s enable %s -> = %d", ctrl, name,
+		     state, ret);
+		return ret;
+	case 2:
+		ret = np_cfs_remove(ctrl, name);
+		wlog(w, "window intent rmdir %s/%s = %d", ctrl, name, ret);
+		return ret;
+	}
+	fd = np_open();
+	if (fd < 0)
+		return -errno;
+	snprintf(a.name, sizeof(a.name), "%s", name + strlen(NP_CFS_WIN) + 1);
+	ret = ioctl(fd, NVME_PEER_IOC_ATTACH, &a) ? -errno : 0;
+	if (!ret)
+		ret = np_query(fd, &info);
+	if (ret) {
+		wlog(w, "window attach %s/%s = %d", ctrl, name, ret);
+		close(fd);
+		return ret;
+	}
+	/* the pages of the intent's one extent: find them by loading */
+	np_read(np_cfs_path(ctrl, name, "extents"), state, sizeof(state));
+	slba = strtoull(state, NULL, 10);
+	loads = np_window_loads(w, fd, info.data_off + slba * 512, &sum);
+	np_query(fd, &info);
+	wlog(w, "window attach %s/%s lba %llu: %d loads (sum %u), state %u reason %u",
+	     ctrl, name, slba, loads, sum, info.state, info.reason);
 	close(fd);
 	return 0;
 }
@@ -1029,6 +1117,7 @@ static const struct np_action {
 	{ "file", 4, NEED_FS, act_file },
 	{ "layout", 3, NEED_FS, act_layout },
 	{ "window", 3, NEED_FS, act_window },
+	{ "winintent", 3, NEED_FS, act_win_intent },
 	{ "dmabuf", 3, NEED_DMABUF, act_dmabuf },
 	{ "evict", 2, NEED_DMABUF, act_evict },
 };
