@@ -34,10 +34,11 @@ static const struct {
 	{ ENOENT, "ENOENT",
 	  "no such reservation or file, or the nvme-peer module is not loaded" },
 	{ ENOTEMPTY, "ENOTEMPTY",
-	  "the controller directory still holds reservations" },
+	  "the controller directory still holds reservations or windows" },
 	{ EISDIR, "EISDIR", "file= names a directory" },
 	{ EBADF, "EBADF", "file= cannot be opened for file_access" },
-	{ ENXIO, "ENXIO", "file= shares blocks with another file (reflink)" },
+	{ ENXIO, "ENXIO",
+	  "no provider shows the window's namespace, the PMR has no BAR, or file= is a reflink" },
 	{ ENODATA, "ENODATA", "file= has no written block in the range" },
 	{ E2BIG, "E2BIG", "too many extents" },
 	{ ENAMETOOLONG, "ENAMETOOLONG", "a name or path is too long" },
@@ -252,15 +253,21 @@ int np_natcmp_p(const void *a, const void *b)
  * quote (the format does not quote).
  */
 
-/* "nvme0/t1" into @ctrl and @name; 0, or -1 with @why said */
-int np_parse_name(const char *s, char *ctrl, char *name,
+/*
+ * "nvme0/t1" (a queue's intent) or "nvme0/windows/w1" (a window's) into
+ * @ctrl, @name (the path below the controller directory: "t1",
+ * "windows/w1") and @win; 0, or -1 with @why said
+ */
+int np_parse_name(const char *s, char *ctrl, char *name, int *win,
 		  char *why, size_t len)
 {
-	const char *slash = strchr(s, '/');
+	const char *slash = strchr(s, '/'), *base;
 	size_t clen = slash ? (size_t)(slash - s) : 0;
 
 	if (!slash || !clen || clen > NP_CTRL_MAX) {
-		snprintf(why, len, "'%s': a name is CTRL/NAME, e.g. nvme0/t1", s);
+		snprintf(why, len,
+			 "'%s': a name is CTRL/NAME, e.g. nvme0/t1, or CTRL/%s/NAME for a window",
+			 s, NP_WIN_DIR);
 		return -1;
 	}
 	memcpy(ctrl, s, clen);
@@ -270,13 +277,24 @@ int np_parse_name(const char *s, char *ctrl, char *name,
 			 s, NP_CTRL_MAX);
 		return -1;
 	}
-	if (!np_cfs_name_ok(slash + 1)) {
+	base = slash + 1;
+	*win = !strncmp(base, NP_WIN_PREFIX, strlen(NP_WIN_PREFIX));
+	if (*win) {
+		base += strlen(NP_WIN_PREFIX);
+	} else if (!strcmp(base, NP_WIN_DIR)) {
+		snprintf(why, len,
+			 "'%s': %s/ holds the window intents (CTRL/%s/NAME), no queue's",
+			 s, NP_WIN_DIR, NP_WIN_DIR);
+		return -1;
+	}
+	if (!np_cfs_name_ok(base)) {
 		snprintf(why, len,
 			 "'%s': NAME is 1-%d characters of A-Z a-z 0-9 _ . -, not . or ..",
 			 s, NP_NAME_MAX);
 		return -1;
 	}
-	np_copy(name, NP_NAME_MAX + 1, slash + 1);
+	snprintf(name, NP_INTENT_MAX + 1, "%s%s", *win ? NP_WIN_PREFIX : "",
+		 base);
 	return 0;
 }
 
@@ -301,6 +319,19 @@ int np_valid_value(int k, const char *val, char *why, size_t len)
 	return np_value_parse(k, val, &v, why, len) ? -1 : 0;
 }
 
+/* The keys of a window's intent (np_win_key()), blank-separated */
+void np_win_keys(char *buf, size_t len)
+{
+	size_t at = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < NP_NKEYS && at < len; k++)
+		if (np_win_key(k))
+			at += snprintf(buf + at, len - at, "%s%s", at ? " " : "",
+				       np_cfs_keys[k].name);
+}
+
 /* One KEY=VALUE word into @spec: 0, or -1 with @why said */
 int np_spec_word(struct np_spec *spec, const char *word, char *why,
 		 size_t len)
@@ -315,6 +346,14 @@ int np_spec_word(struct np_spec *spec, const char *word, char *why,
 	if (k < 0) {
 		snprintf(why, len, "unknown key '%.*s'", (int)(eq - word),
 			 word);
+		return -1;
+	}
+	if (spec->win && !np_win_key(k)) {
+		char keys[256];
+
+		np_win_keys(keys, sizeof(keys));
+		snprintf(why, len, "%s: a queue's key, not a window's (%s)",
+			 np_cfs_keys[k].name, keys);
 		return -1;
 	}
 	if (spec->val[k]) {
@@ -339,23 +378,32 @@ static struct np_value np_spec_value(const struct np_spec *spec, int k)
 
 /*
  * What enable=1 needs of the whole spec, as the kernel's enable
- * (np_enable_check()); @check_file: the file must be a regular file
- * (restore; enabling opens it).  0, or -1 with @why said.
+ * (np_enable_check(), a window's np_win_enable_check()); @check_file: the
+ * file must be a regular file (restore; enabling opens it).  0, or -1
+ * with @why said.
  */
 int np_spec_check(const struct np_spec *spec, int check_file,
 		  char *why, size_t len)
 {
 	const char *file = spec->val[NP_KEY_file];
+	unsigned long long nsid, off, flen;
 	struct stat st;
+	int ret;
 
 	if (!np_spec_value(spec, NP_KEY_enable).num)
 		return 0;
-	if (np_enable_check(np_spec_value(spec, NP_KEY_nsid).num,
-			    file && *file,
-			    np_spec_value(spec, NP_KEY_file_off).num,
-			    np_spec_value(spec, NP_KEY_file_len).num,
-			    np_spec_value(spec, NP_KEY_file_access).word,
-			    why, len))
+	nsid = np_spec_value(spec, NP_KEY_nsid).num;
+	off = np_spec_value(spec, NP_KEY_file_off).num;
+	flen = np_spec_value(spec, NP_KEY_file_len).num;
+	if (spec->win)
+		ret = np_win_enable_check(nsid, file && *file, off, flen,
+					  np_spec_value(spec, NP_KEY_extents).nr_ext,
+					  why, len);
+	else
+		ret = np_enable_check(nsid, file && *file, off, flen,
+				      np_spec_value(spec, NP_KEY_file_access).word,
+				      why, len);
+	if (ret)
 		return -1;
 	if (!check_file || !file || !*file)
 		return 0;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nvme-peer: the administrator's command for nvme-peer's named
- * reservations in configfs (/sys/kernel/config/nvme-peer/CTRL/NAME/) and
- * the reservations sysfs shows (/sys/class/nvme/CTRL/peer/qN/): list,
- * show, create, delete, save, restore and watch them.
+ * reservations in configfs (/sys/kernel/config/nvme-peer/CTRL/NAME/), its
+ * read-only window intents (CTRL/windows/NAME/) and the reservations sysfs
+ * shows (/sys/class/nvme/CTRL/peer/qN/): list, show, create, delete, save,
+ * restore and watch them.
  *
  * Commands, the save file's format, the JSON schema and the exit codes:
  * Documentation/nvme/peer-admin.rst.  libc only.  Here: main, list, show,
@@ -56,14 +57,17 @@ static int np_cmd_list(int argc, char **argv)
 	return NP_EXIT_OK;
 }
 
-/* CTRL/NAME, or CTRL/qN of a reservation no configfs name stands for */
+/*
+ * CTRL/NAME, CTRL/windows/NAME, or CTRL/qN of a reservation no configfs
+ * name stands for
+ */
 static int np_find(const char *full, struct np_entry *e)
 {
-	char ctrl[NP_CTRL_MAX + 1], name[NP_NAME_MAX + 1], why[256];
+	char ctrl[NP_CTRL_MAX + 1], name[NP_INTENT_MAX + 1], why[256];
 	struct np_list l = { 0 };
-	int i, ret;
+	int i, ret, win;
 
-	if (np_parse_name(full, ctrl, name, why, sizeof(why))) {
+	if (np_parse_name(full, ctrl, name, &win, why, sizeof(why))) {
 		np_err("%s", why);
 		return NP_EXIT_USAGE;
 	}
@@ -72,6 +76,10 @@ static int np_find(const char *full, struct np_entry *e)
 		return ret;
 	if (!np_read_cfg_entry(ctrl, name, e))
 		return NP_EXIT_OK;
+	if (win) {
+		np_err("%s: no such window", full);
+		return NP_EXIT_NOENT;
+	}
 	np_scan(&l);
 	for (i = 0; i < l.n; i++) {
 		if (l.v[i].sysfs_only && !strcmp(l.v[i].ctrl, ctrl) &&
@@ -93,7 +101,7 @@ static int np_cmd_show(int argc, char **argv)
 	int ret;
 
 	if (argc != 1) {
-		np_err("show: usage: nvme-peer show CTRL/NAME [--json]");
+		np_err("show: usage: nvme-peer show CTRL/NAME | CTRL/windows/NAME [--json]");
 		return NP_EXIT_USAGE;
 	}
 	ret = np_find(argv[0], &e);
@@ -118,16 +126,15 @@ void np_undo(const struct np_made *m)
 	np_path(dir, sizeof(dir), np_cfg_root(), m->ctrl, m->name, NULL);
 	if (rmdir(dir) && errno != ENOENT)
 		np_fail(errno, "undo: rmdir %s/%s", m->ctrl, m->name);
-	if (m->ctrl_made) {
-		np_path(dir, sizeof(dir), np_cfg_root(), m->ctrl, NULL, NULL);
-		rmdir(dir);
-	}
+	if (m->ctrl_made)
+		np_rmdir_ctrl(m->ctrl);
 }
 
 /*
  * Make @spec in configfs: mkdir, every given value in np_keys order,
- * enable last.  Undone on failure.  @where: "FILE:LINE: " or "".
- * 0, or the exit code of the failure, said.
+ * enable last; a window's below the controller directory's windows/,
+ * which configfs makes with it.  Undone on failure.  @where: "FILE:LINE: "
+ * or "".  0, or the exit code of the failure, said.
  */
 int np_create(const struct np_spec *spec, const char *where,
 	      struct np_made *m)
@@ -144,15 +151,21 @@ int np_create(const struct np_spec *spec, const char *where,
 	else if (errno != EEXIST)
 		return np_fail(errno, "%screate %s/%s: mkdir %s", where,
 			       spec->ctrl, spec->name, spec->ctrl);
+	/* never made here: under a module without windows, a queue's intent */
+	if (spec->win && !np_win_group(spec->ctrl)) {
+		ret = np_fail(ENOENT, "%screate %s/%s: no %s/%s/ (a module without window intents)",
+			      where, spec->ctrl, spec->name, spec->ctrl,
+			      NP_WIN_DIR);
+		if (m->ctrl_made)
+			np_rmdir_ctrl(spec->ctrl);
+		return ret;
+	}
 	np_path(dir, sizeof(dir), np_cfg_root(), spec->ctrl, spec->name, NULL);
 	if (mkdir(dir, 0755)) {
 		ret = np_fail(errno, "%screate %s/%s: mkdir", where,
 			      spec->ctrl, spec->name);
-		if (m->ctrl_made) {
-			np_path(dir, sizeof(dir), np_cfg_root(), spec->ctrl,
-				NULL, NULL);
-			rmdir(dir);
-		}
+		if (m->ctrl_made)
+			np_rmdir_ctrl(spec->ctrl);
 		return ret;
 	}
 	for (k = 0; k < NP_NKEYS; k++) {
@@ -186,10 +199,11 @@ static int np_cmd_create(int argc, char **argv)
 	int i, ret;
 
 	if (argc < 1) {
-		np_err("create: usage: nvme-peer create CTRL/NAME KEY=VALUE...");
+		np_err("create: usage: nvme-peer create CTRL/NAME | CTRL/windows/NAME KEY=VALUE...");
 		return NP_EXIT_USAGE;
 	}
-	if (np_parse_name(argv[0], spec.ctrl, spec.name, why, sizeof(why)))
+	if (np_parse_name(argv[0], spec.ctrl, spec.name, &spec.win, why,
+			  sizeof(why)))
 		goto bad;
 	for (i = 1; i < argc; i++)
 		if (np_spec_word(&spec, argv[i], why, sizeof(why)))
@@ -218,49 +232,63 @@ static int np_ctrl_declares(const char *ctrl)
 	       !np_parse_num(val, NP_PROV_NSID_MAX, &nsid) && nsid;
 }
 
-static int np_delete_one(const char *ctrl, const char *name)
+/* rmdir of @ctrl's intent @name ("windows/NAME" for a window's) */
+static int np_rmdir_intent(const char *ctrl, const char *name)
 {
 	char dir[PATH_MAX];
 	int err;
 
 	np_path(dir, sizeof(dir), np_cfg_root(), ctrl, name, NULL);
-	if (rmdir(dir)) {
-		err = errno;
-		if (err == ENOENT) {
-			np_err("delete %s/%s: no such reservation", ctrl, name);
-			return NP_EXIT_NOENT;
-		}
-		return np_fail(err, "delete %s/%s", ctrl, name);
+	if (!rmdir(dir))
+		return NP_EXIT_OK;
+	err = errno;
+	if (err == ENOENT) {
+		np_err("delete %s/%s: no such %s", ctrl, name,
+		       strncmp(name, NP_WIN_PREFIX, strlen(NP_WIN_PREFIX)) ?
+		       "reservation" : "window");
+		return NP_EXIT_NOENT;
 	}
-	/*
-	 * An empty controller directory holds no intent: it goes too, unless
-	 * it declares a window provider (its rmdir would withdraw it)
-	 */
-	np_path(dir, sizeof(dir), np_cfg_root(), ctrl, NULL, NULL);
-	if (!np_ctrl_declares(ctrl))
-		rmdir(dir);
-	return NP_EXIT_OK;
+	return np_fail(err, "delete %s/%s", ctrl, name);
 }
 
+static int np_delete_one(const char *ctrl, const char *name)
+{
+	int ret = np_rmdir_intent(ctrl, name);
+
+	/*
+	 * A controller directory left without intents goes too, unless it
+	 * declares a window provider (its rmdir would withdraw it)
+	 */
+	if (!ret && !np_ctrl_declares(ctrl))
+		np_rmdir_ctrl(ctrl);
+	return ret;
+}
+
+/*
+ * Each controller's windows first (while its provider still shows them),
+ * then its queues' intents, then its directory, which withdraws its
+ * provider
+ */
 static int np_delete_all(void)
 {
-	char **ctrls, **names, dir[PATH_MAX];
-	int nc, nn, i, j, ret = NP_EXIT_OK, r;
+	char **ctrls, **names;
+	int nc, nn, i, j, win, ret = NP_EXIT_OK, r;
 
 	nc = np_subdirs(np_cfg_root(), "", &ctrls);
 	if (nc < 0)
 		return np_need_root();
 	for (i = 0; i < nc; i++) {
-		np_path(dir, sizeof(dir), np_cfg_root(), ctrls[i], NULL, NULL);
-		nn = np_subdirs(dir, "", &names);
-		for (j = 0; j < nn; j++) {
-			r = np_delete_one(ctrls[i], names[j]);
-			if (r && !ret)
-				ret = r;
+		for (win = 1; win >= 0; win--) {
+			nn = np_intents(ctrls[i], win, &names);
+			for (j = 0; j < nn; j++) {
+				r = np_rmdir_intent(ctrls[i], names[j]);
+				if (r && !ret)
+					ret = r;
+			}
+			if (nn >= 0)
+				np_free_strv(names, nn);
 		}
-		if (nn >= 0)
-			np_free_strv(names, nn);
-		if (rmdir(dir) && errno != ENOENT) {
+		if (np_rmdir_ctrl(ctrls[i]) && errno != ENOENT) {
 			r = np_fail(errno, "delete %s", ctrls[i]);
 			if (!ret)
 				ret = r;
@@ -272,16 +300,16 @@ static int np_delete_all(void)
 
 static int np_cmd_delete(int argc, char **argv)
 {
-	char ctrl[NP_CTRL_MAX + 1], name[NP_NAME_MAX + 1], why[256];
-	int ret;
+	char ctrl[NP_CTRL_MAX + 1], name[NP_INTENT_MAX + 1], why[256];
+	int ret, win;
 
 	if (argc != 1) {
-		np_err("delete: usage: nvme-peer delete CTRL/NAME | --all");
+		np_err("delete: usage: nvme-peer delete CTRL/NAME | CTRL/windows/NAME | --all");
 		return NP_EXIT_USAGE;
 	}
 	if (!strcmp(argv[0], "--all"))
 		return np_delete_all();
-	if (np_parse_name(argv[0], ctrl, name, why, sizeof(why))) {
+	if (np_parse_name(argv[0], ctrl, name, &win, why, sizeof(why))) {
 		np_err("delete: %s", why);
 		return NP_EXIT_USAGE;
 	}
@@ -294,11 +322,13 @@ static int np_cmd_delete(int argc, char **argv)
 static const char np_usage[] =
 "usage: nvme-peer COMMAND [ARGS] [--json]\n"
 "  list [--json]                 every reservation: configfs names, and the\n"
-"                                ones processes and drivers made (sysfs)\n"
+"                                ones processes and drivers made (sysfs);\n"
+"                                then every window intent\n"
 "  show CTRL/NAME [--json]       one of them, with its queue\n"
 "  create CTRL/NAME KEY=VALUE... make a named reservation (enable=1 last)\n"
 "  delete CTRL/NAME | --all      release and remove (--all: every one)\n"
-"  save [FILE]                   write every named reservation (default stdout)\n"
+"  save [FILE]                   write every named reservation, provider and\n"
+"                                window (default stdout)\n"
 "  restore [--check] [FILE]      make every reservation of FILE, or none\n"
 "                                (default stdin; --check: validate only)\n"
 "  watch [--json] [--count N] [--timeout SEC] [--interval MS]\n"
@@ -306,6 +336,9 @@ static const char np_usage[] =
 "  version, --version            nvme-peer's version and save file format\n"
 "KEYs: nsid depth sq_placement cq_placement data_placement data_size peer qid\n"
 "  uid gid mode opcodes max_nlb extents file file_off file_len file_access enable\n"
+"A read-only window's intent is CTRL/windows/NAME (show, create, delete), its\n"
+"  KEYs: nsid peer uid gid extents file file_off file_len enable; enable=1\n"
+"  needs CTRL's provider: CTRL/pmr_nsid = its nsid\n"
 "Roots: NVME_PEER_CONFIGFS (/sys/kernel/config/nvme-peer),\n"
 "  NVME_PEER_SYSFS (/sys/class/nvme).  man 8 nvme-peer,\n"
 "  Documentation/nvme/peer-admin.rst\n";

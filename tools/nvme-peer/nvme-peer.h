@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nvme-peer: the administrator's command for nvme-peer's named
- * reservations in configfs (/sys/kernel/config/nvme-peer/CTRL/NAME/) and
- * the reservations sysfs shows (/sys/class/nvme/CTRL/peer/qN/): list,
- * show, create, delete, save, restore and watch them.
+ * reservations in configfs (/sys/kernel/config/nvme-peer/CTRL/NAME/), its
+ * read-only window intents (CTRL/windows/NAME/), the controllers' window
+ * providers (CTRL/pmr_nsid) and the reservations sysfs shows
+ * (/sys/class/nvme/CTRL/peer/qN/): list, show, create, delete, save,
+ * restore and watch them.
  *
  * Commands, the save file's format, the JSON schema and the exit codes:
  * Documentation/nvme/peer-admin.rst.  libc only.
@@ -72,19 +74,28 @@ enum {
 #define NP_CTRL_MAX	(NP_CTRL_LEN - 1)
 /* the characters of a value configfs takes */
 #define NP_VALUE_MAX	(NP_VALUE_LEN - 1)
+/*
+ * An intent's path below its controller directory: NAME (a queue's), or
+ * windows/NAME (a window's, NP_WIN_DIR)
+ */
+#define NP_WIN_PREFIX	NP_WIN_DIR "/"
+#define NP_INTENT_MAX	(sizeof(NP_WIN_PREFIX) - 1 + NP_NAME_MAX)
 
-/* One reservation to create: from the command line or a save file line */
+/* One intent to create: from the command line or a save file line */
 struct np_spec {
 	char ctrl[NP_CTRL_MAX + 1];
-	char name[NP_NAME_MAX + 1];
+	char name[NP_INTENT_MAX + 1];	/* "t1", or "windows/w1" */
+	int win;			/* a window's intent */
 	char *val[NP_NKEYS];	/* NULL: not given (the default) */
 	int line;
 };
 
-/* One reservation as configfs and sysfs show it */
+/* One reservation or window intent as configfs and sysfs show it */
 struct np_entry {
 	char ctrl[NP_CTRL_MAX + 1];
-	char name[NP_NAME_MAX + 1];	/* "qN" for a sysfs-only one */
+	/* "qN" for a sysfs-only one, "windows/NAME" for a window */
+	char name[NP_INTENT_MAX + 1];
+	int win;
 	int sysfs_only;
 	char state[32];
 	char reason[32];
@@ -93,7 +104,8 @@ struct np_entry {
 	unsigned long live_qid;
 	unsigned long generation;
 	int attached;		/* -1: no queue */
-	char *val[NP_NKEYS];	/* configfs attributes, NULL if unreadable */
+	/* configfs attributes, NULL if unreadable or not the intent's */
+	char *val[NP_NKEYS];
 };
 
 struct np_list {
@@ -104,7 +116,7 @@ struct np_list {
 /* What create made, to undo it */
 struct np_made {
 	char ctrl[NP_CTRL_MAX + 1];
-	char name[NP_NAME_MAX + 1];
+	char name[NP_INTENT_MAX + 1];
 	int ctrl_made;
 };
 
@@ -119,7 +131,7 @@ int np_fail(int err, const char *fmt, ...);
 void np_free_strv(char **v, int n);
 int np_is_dir(const char *dir, const struct dirent *d);
 int np_natcmp_p(const void *a, const void *b);
-int np_parse_name(const char *s, char *ctrl, char *name,
+int np_parse_name(const char *s, char *ctrl, char *name, int *win,
 		  char *why, size_t len);
 int np_read(const char *path, char *buf, size_t len);
 int np_spec_check(const struct np_spec *spec, int check_file,
@@ -131,6 +143,7 @@ char *np_strdup(const char *s);
 int np_subdirs(const char *dir, const char *prefix, char ***out);
 const char *np_sys_root(void);
 int np_valid_value(int k, const char *val, char *why, size_t len);
+void np_win_keys(char *buf, size_t len);
 int np_write(const char *path, const char *val);
 
 /* state.c */
@@ -142,10 +155,13 @@ void np_path(char *buf, size_t len, const char *root, const char *a,
 	     const char *b, const char *c);
 void np_print_entry(const struct np_entry *e);
 void np_print_list(const struct np_list *l);
+int np_rmdir_ctrl(const char *ctrl);
 int np_read_cfg_entry(const char *ctrl, const char *name,
 		      struct np_entry *e);
 void np_scan(struct np_list *l);
+int np_intents(const char *ctrl, int win, char ***out);
 void np_scan_cfg(struct np_list *l);
+int np_win_group(const char *ctrl);
 
 /* save.c */
 int np_cmd_restore(int argc, char **argv);

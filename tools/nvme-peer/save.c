@@ -40,7 +40,7 @@ static void np_save_catch(int on)
 
 /*
  * A window provider: a controller's pmr_nsid, one "CTRL pmr_nsid=NSID"
- * line, restored after the reservations
+ * line, restored after the reservations and before the windows
  */
 struct np_prov {
 	char ctrl[NP_CTRL_MAX + 1];
@@ -110,35 +110,55 @@ static int np_scan_provs(struct np_provs *p)
 	return errs;
 }
 
-/* The save file's text; 0, or -1 with errno set (a write failed) */
+/* One intent's line: the values not the default, enable last */
+static void np_save_line(FILE *f, const struct np_entry *e)
+{
+	int k;
+
+	fprintf(f, "%s/%s", e->ctrl, e->name);
+	/* an empty value is the default where one is valid */
+	for (k = 0; k < NP_KEY_enable; k++)
+		if (e->val[k] && e->val[k][0] &&
+		    strcmp(e->val[k], np_cfs_keys[k].def))
+			fprintf(f, " %s=%s", np_cfs_keys[k].name, e->val[k]);
+	fprintf(f, " enable=%s\n", e->val[NP_KEY_enable]);
+}
+
+/*
+ * The save file's text, in the order restore makes it: the reservations,
+ * the providers, the windows (a window's enable needs its provider); 0,
+ * or -1 with errno set (a write failed)
+ */
 static int np_save_print(FILE *f, const struct np_list *l,
 			 const struct np_provs *p)
 {
 	time_t now = time(NULL);
 	char stamp[64];
-	int i, k;
+	int i, wins = 0;
 
+	for (i = 0; i < l->n; i++)
+		wins += l->v[i].win;
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	fprintf(f, NP_FORMAT_TAG "%d, %s: %d reservation%s\n", NP_FORMAT,
-		stamp, l->n, l->n == 1 ? "" : "s");
-	fprintf(f, "# CTRL/NAME KEY=VALUE... (defaults left out; enable last)\n");
-	for (i = 0; i < l->n; i++) {
-		const struct np_entry *e = &l->v[i];
-
-		fprintf(f, "%s/%s", e->ctrl, e->name);
-		/* an empty value is the default where one is valid */
-		for (k = 0; k < NP_KEY_enable; k++)
-			if (e->val[k][0] && strcmp(e->val[k], np_cfs_keys[k].def))
-				fprintf(f, " %s=%s", np_cfs_keys[k].name,
-					e->val[k]);
-		fprintf(f, " enable=%s\n", e->val[NP_KEY_enable]);
-	}
+	fprintf(f, NP_FORMAT_TAG "%d, %s: %d reservation%s", NP_FORMAT,
+		stamp, l->n - wins, l->n - wins == 1 ? "" : "s");
+	if (wins)
+		fprintf(f, ", %d window%s", wins, wins == 1 ? "" : "s");
+	fprintf(f, "\n# CTRL/NAME KEY=VALUE... (defaults left out; enable last)\n");
+	for (i = 0; i < l->n; i++)
+		if (!l->v[i].win)
+			np_save_line(f, &l->v[i]);
 	if (p->n)
-		fprintf(f, "# CTRL %s=NSID: window providers (restored last)\n",
+		fprintf(f, "# CTRL %s=NSID: window providers (after the reservations)\n",
 			NP_PROV_KEY);
 	for (i = 0; i < p->n; i++)
 		fprintf(f, "%s %s=%llu\n", p->v[i].ctrl, NP_PROV_KEY,
 			p->v[i].nsid);
+	if (wins)
+		fprintf(f, "# CTRL/%s/NAME KEY=VALUE...: windows (after their providers)\n",
+			NP_WIN_DIR);
+	for (i = 0; i < l->n; i++)
+		if (l->v[i].win)
+			np_save_line(f, &l->v[i]);
 	if (fflush(f) || ferror(f)) {
 		if (!errno)
 			errno = EIO;
@@ -242,7 +262,15 @@ int np_cmd_save(int argc, char **argv)
 		ret = NP_EXIT_FAIL;
 	/* check first: a file that restore would refuse is not written */
 	for (i = 0; i < l.n; i++) {
+		/* a queue's intent of a module without windows */
+		if (!l.v[i].win && !strcmp(l.v[i].name, NP_WIN_DIR)) {
+			np_err("save: %s/%s: a queue's intent of that name cannot be restored (%s/ holds window intents): make it again under another name",
+			       l.v[i].ctrl, l.v[i].name, NP_WIN_DIR);
+			ret = NP_EXIT_FAIL;
+		}
 		for (k = 0; k < NP_NKEYS; k++) {
+			if (l.v[i].win && !np_win_key(k))
+				continue;
 			if (!l.v[i].val[k]) {
 				np_err("save: %s/%s: %s: unreadable",
 				       l.v[i].ctrl, l.v[i].name,
@@ -372,7 +400,8 @@ static int np_parse_line(char *s, const char *file, int line,
 	spec = &conf->v[conf->n];
 	memset(spec, 0, sizeof(*spec));
 	spec->line = line;
-	if (np_parse_name(word, spec->ctrl, spec->name, why, sizeof(why))) {
+	if (np_parse_name(word, spec->ctrl, spec->name, &spec->win, why,
+			  sizeof(why))) {
 		np_file_err(file, line, "%s", why);
 		return 1;
 	}
@@ -495,14 +524,80 @@ static int np_parse_file(FILE *f, const char *file, struct np_conf *conf,
 }
 
 /*
- * Declare each provider of @p, after the reservations: 0, or the exit code
- * of the first failure, said, with the ones before it withdrawn again and
- * the controller directories made for them removed
+ * Withdraw the first @n providers of @p again (pmr_nsid 0), last first,
+ * and remove the controller directories @made for them
  */
-static int np_restore_provs(const struct np_provs *p, const char *file)
+static void np_withdraw_provs(const struct np_provs *p, const int *made,
+			      int n)
+{
+	char path[PATH_MAX];
+
+	while (n--) {
+		np_write(np_prov_path(path, sizeof(path), p->v[n].ctrl), "0");
+		if (made[n])
+			np_rmdir_ctrl(p->v[n].ctrl);
+	}
+}
+
+/*
+ * What a window's enable=1 needs of the rest: its controller's provider
+ * showing its namespace (else enabling it fails, ENXIO), declared by a
+ * line of the file or in configfs already.  The number of errors, said.
+ */
+static int np_check_windows(const struct np_conf *conf, const char *file)
+{
+	char path[PATH_MAX], val[32];
+	unsigned long long nsid, prov;
+	int i, j, errs = 0, line;
+
+	for (i = 0; i < conf->n; i++) {
+		const struct np_spec *w = &conf->v[i];
+
+		if (!w->win || !w->val[NP_KEY_enable] ||
+		    strcmp(w->val[NP_KEY_enable], "1") ||
+		    np_parse_num(w->val[NP_KEY_nsid], NP_U32_MAX, &nsid))
+			continue;
+		prov = 0;
+		line = 0;
+		for (j = 0; j < conf->p.n; j++) {
+			if (!strcmp(conf->p.v[j].ctrl, w->ctrl)) {
+				prov = conf->p.v[j].nsid;
+				line = conf->p.v[j].line;
+			}
+		}
+		if (!line &&
+		    (np_read(np_prov_path(path, sizeof(path), w->ctrl), val,
+			     sizeof(val)) ||
+		     np_parse_num(val, NP_PROV_NSID_MAX, &prov)))
+			prov = 0;
+		if (prov == nsid)
+			continue;
+		if (!prov)
+			np_file_err(file, w->line, "%s/%s: enable=1 needs %s's window provider: a line '%s %s=%llu' (%s declares none)",
+				    w->ctrl, w->name, w->ctrl, w->ctrl,
+				    NP_PROV_KEY, nsid, w->ctrl);
+		else if (line)
+			np_file_err(file, w->line, "%s/%s: nsid=%llu, but %s's provider (line %d) shows namespace %llu",
+				    w->ctrl, w->name, nsid, w->ctrl, line,
+				    prov);
+		else
+			np_file_err(file, w->line, "%s/%s: nsid=%llu, but %s's provider (declared) shows namespace %llu",
+				    w->ctrl, w->name, nsid, w->ctrl, prov);
+		errs++;
+	}
+	return errs;
+}
+
+/*
+ * Declare each provider of @p, after the reservations, noting in @made
+ * (p->n of them) the controller directories made for them: 0, or the exit
+ * code of the first failure, said, with the ones before it withdrawn again
+ */
+static int np_restore_provs(const struct np_provs *p, const char *file,
+			    int *made)
 {
 	char dir[PATH_MAX], path[PATH_MAX], val[24];
-	int i, ret = 0, *made = np_alloc((p->n + 1) * sizeof(*made));
+	int i, ret = 0;
 
 	for (i = 0; i < p->n; i++) {
 		np_path(dir, sizeof(dir), np_cfg_root(), p->v[i].ctrl, NULL,
@@ -521,22 +616,38 @@ static int np_restore_provs(const struct np_provs *p, const char *file)
 				      p->v[i].line, p->v[i].ctrl, NP_PROV_KEY,
 				      val);
 			if (made[i])
-				rmdir(dir);
+				np_rmdir_ctrl(p->v[i].ctrl);
 			break;
 		}
 	}
-	if (ret) {
-		while (i--) {
-			np_write(np_prov_path(path, sizeof(path), p->v[i].ctrl),
-				 "0");
-			np_path(dir, sizeof(dir), np_cfg_root(), p->v[i].ctrl,
-				NULL, NULL);
-			if (made[i])
-				rmdir(dir);
-		}
-	}
-	free(made);
+	if (ret)
+		np_withdraw_provs(p, made, i);
 	return ret;
+}
+
+/*
+ * Make each intent of @conf that is (@win) or is not a window's, in file
+ * order, noting each in @made and @done (@nd of them): 0, or the exit
+ * code of the failure, said (np_create() undid its own)
+ */
+static int np_restore_intents(const struct np_conf *conf, int win,
+			      const char *file, struct np_made *made,
+			      int *done, int *nd)
+{
+	char where[PATH_MAX + 32];
+	int i, ret;
+
+	for (i = 0; i < conf->n; i++) {
+		if (conf->v[i].win != win)
+			continue;
+		snprintf(where, sizeof(where), "%s:%d: ", file,
+			 conf->v[i].line);
+		ret = np_create(&conf->v[i], where, &made[i]);
+		if (ret)
+			return ret;
+		done[(*nd)++] = i;
+	}
+	return 0;
 }
 
 int np_cmd_restore(int argc, char **argv)
@@ -544,8 +655,8 @@ int np_cmd_restore(int argc, char **argv)
 	struct np_conf conf = { 0 };
 	struct np_made *made;
 	const char *file = "<stdin>";
-	char where[PATH_MAX + 32];
 	int check = 0, i, errs, format, ret = NP_EXIT_OK;
+	int *done, nd = 0, nq, wins = 0, *pmade, provs = 0;
 	FILE *f = stdin;
 
 	if (argc && !strcmp(argv[0], "--check"))
@@ -568,39 +679,55 @@ int np_cmd_restore(int argc, char **argv)
 	errs = np_parse_file(f, file, &conf, &format);
 	if (f != stdin)
 		fclose(f);
+	errs += np_check_windows(&conf, file);
 	if (errs) {
 		np_err("restore: %s: %d error%s: nothing created", file, errs,
 		       errs == 1 ? "" : "s");
 		ret = NP_EXIT_FILE;
 		goto out;
 	}
+	for (i = 0; i < conf.n; i++)
+		wins += conf.v[i].win;
 	if (check) {
-		printf("%s: %d reservation%s, ", file, conf.n,
-		       conf.n == 1 ? "" : "s");
+		printf("%s: %d reservation%s, ", file, conf.n - wins,
+		       conf.n - wins == 1 ? "" : "s");
 		if (conf.p.n)
 			printf("%d provider%s, ", conf.p.n,
 			       conf.p.n == 1 ? "" : "s");
+		if (wins)
+			printf("%d window%s, ", wins, wins == 1 ? "" : "s");
 		printf("valid (format %d%s)\n", NP_FORMAT,
 		       format ? "" : ": no format line");
 		goto out;
 	}
+	/*
+	 * The reservations, then the providers, then the windows (a
+	 * window's enable needs its provider); a failure undoes them all,
+	 * in the reverse order
+	 */
 	made = np_alloc((conf.n + 1) * sizeof(*made));
-	for (i = 0; i < conf.n; i++) {
-		snprintf(where, sizeof(where), "%s:%d: ", file,
-			 conf.v[i].line);
-		ret = np_create(&conf.v[i], where, &made[i]);
-		if (ret)
-			break;
+	done = np_alloc((conf.n + 1) * sizeof(*done));
+	pmade = np_alloc((conf.p.n + 1) * sizeof(*pmade));
+	ret = np_restore_intents(&conf, 0, file, made, done, &nd);
+	nq = nd;
+	if (!ret) {
+		ret = np_restore_provs(&conf.p, file, pmade);
+		provs = !ret;
 	}
 	if (!ret)
-		ret = np_restore_provs(&conf.p, file);
+		ret = np_restore_intents(&conf, 1, file, made, done, &nd);
 	if (ret) {
-		/* np_create() undid its own; undo the ones before it */
-		while (i--)
-			np_undo(&made[i]);
+		while (nd > nq)
+			np_undo(&made[done[--nd]]);
+		if (provs)
+			np_withdraw_provs(&conf.p, pmade, conf.p.n);
+		while (nd)
+			np_undo(&made[done[--nd]]);
 		np_err("restore: %s: nothing created", file);
 	}
 	free(made);
+	free(done);
+	free(pmade);
 out:
 	for (i = 0; i < conf.n; i++)
 		np_spec_free(&conf.v[i]);
@@ -608,4 +735,3 @@ out:
 	free(conf.p.v);
 	return ret;
 }
-

@@ -64,7 +64,10 @@ static void np_read_live(struct np_entry *e)
 		e->attached = atoi(buf);
 }
 
-/* CTRL/NAME/ of configfs into @e; 0 or -errno (-ENOENT: no such name) */
+/*
+ * CTRL/NAME/ of configfs (@name "windows/NAME" for a window's) into @e;
+ * 0 or -errno (-ENOENT: no such name)
+ */
 int np_read_cfg_entry(const char *ctrl, const char *name,
 		      struct np_entry *e)
 {
@@ -80,11 +83,13 @@ int np_read_cfg_entry(const char *ctrl, const char *name,
 		return -ENOENT;
 	snprintf(e->ctrl, sizeof(e->ctrl), "%s", ctrl);
 	snprintf(e->name, sizeof(e->name), "%s", name);
+	e->win = !strncmp(name, NP_WIN_PREFIX, strlen(NP_WIN_PREFIX));
 	/* no state: an rmdir is taking it, or it is no intent */
 	if (np_read_at(dir, "state", e->state, sizeof(e->state)))
 		return -ENOENT;
 	for (k = 0; k < NP_NKEYS; k++)
-		if (!np_read_at(dir, np_cfs_keys[k].name, buf, sizeof(buf)))
+		if ((!e->win || np_win_key(k)) &&
+		    !np_read_at(dir, np_cfs_keys[k].name, buf, sizeof(buf)))
 			e->val[k] = np_strdup(buf);
 	/*
 	 * Each attribute is read on its own: one snapshot is the state, the
@@ -154,26 +159,106 @@ static int np_qid_named(const struct np_list *l, const char *ctrl,
 	return 0;
 }
 
+/*
+ * Whether @ctrl's windows/ is the group of its window intents: a
+ * directory, not a queue's intent of that name (it has a state; a module
+ * without windows let one be made)
+ */
+int np_win_group(const char *ctrl)
+{
+	char dir[PATH_MAX], state[32];
+	struct stat st;
+
+	np_path(dir, sizeof(dir), np_cfg_root(), ctrl, NP_WIN_DIR, NULL);
+	return !stat(dir, &st) && S_ISDIR(st.st_mode) &&
+	       np_read_at(dir, "state", state, sizeof(state)) == -ENOENT;
+}
+
+/*
+ * rmdir of @ctrl's directory: 0, or -1 with errno set.  configfs takes its
+ * windows/ with it, and refuses an rmdir of windows/ itself (EPERM: it is
+ * the directory's own).  A tree of plain directories (tests/native.sh)
+ * cannot: there an empty windows/ is removed first, and made again if the
+ * controller directory stays.
+ */
+int np_rmdir_ctrl(const char *ctrl)
+{
+	char dir[PATH_MAX], win[PATH_MAX];
+	int err;
+
+	np_path(dir, sizeof(dir), np_cfg_root(), ctrl, NULL, NULL);
+	if (!rmdir(dir))
+		return 0;
+	if (errno != ENOTEMPTY && errno != EEXIST)
+		return -1;
+	err = errno;
+	np_path(win, sizeof(win), np_cfg_root(), ctrl, NP_WIN_DIR, NULL);
+	if (np_win_group(ctrl) && !rmdir(win)) {
+		if (!rmdir(dir))
+			return 0;
+		err = errno;
+		mkdir(win, 0755);
+	}
+	errno = err;
+	return -1;
+}
+
+/*
+ * @ctrl's intents, sorted: its queues' (@win 0: "NAME") or its windows'
+ * (@win 1: "windows/NAME"), each a path below its directory; their
+ * number (*@out then freed with np_free_strv()), or -errno
+ */
+int np_intents(const char *ctrl, int win, char ***out)
+{
+	int n, i, k = 0, group = np_win_group(ctrl);
+	char dir[PATH_MAX], **v, *name;
+	size_t len;
+
+	*out = NULL;
+	if (win && !group)
+		return 0;
+	np_path(dir, sizeof(dir), np_cfg_root(), ctrl,
+		win ? NP_WIN_DIR : NULL, NULL);
+	n = np_subdirs(dir, "", &v);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		if (!np_cfs_name_ok(v[i]) ||
+		    (!win && group && !strcmp(v[i], NP_WIN_DIR))) {
+			free(v[i]);
+			continue;
+		}
+		len = strlen(v[i]) + sizeof(NP_WIN_PREFIX);
+		name = np_alloc(len);
+		snprintf(name, len, "%s%s", win ? NP_WIN_PREFIX : "", v[i]);
+		free(v[i]);
+		v[k++] = name;
+	}
+	qsort(v, k, sizeof(*v), np_natcmp_p);
+	*out = v;
+	return k;
+}
+
+/* Each controller's queue intents, then its window intents */
 void np_scan_cfg(struct np_list *l)
 {
-	char **ctrls, **names, dir[PATH_MAX];
-	int nc, nn, i, j;
+	char **ctrls, **names;
+	int nc, nn, i, j, win;
 
 	nc = np_subdirs(np_cfg_root(), "", &ctrls);
 	if (nc < 0)
 		return;
 	qsort(ctrls, nc, sizeof(*ctrls), np_natcmp_p);
 	for (i = 0; i < nc; i++) {
-		np_path(dir, sizeof(dir), np_cfg_root(), ctrls[i], NULL, NULL);
-		nn = np_subdirs(dir, "", &names);
-		if (nn < 0)
-			continue;
-		qsort(names, nn, sizeof(*names), np_natcmp_p);
-		for (j = 0; j < nn; j++)
-			if (np_read_cfg_entry(ctrls[i], names[j],
-					      np_list_add(l)))
-				l->n--;
-		np_free_strv(names, nn);
+		for (win = 0; win < 2; win++) {
+			nn = np_intents(ctrls[i], win, &names);
+			for (j = 0; j < nn; j++)
+				if (np_read_cfg_entry(ctrls[i], names[j],
+						      np_list_add(l)))
+					l->n--;
+			if (nn >= 0)
+				np_free_strv(names, nn);
+		}
 	}
 	np_free_strv(ctrls, nc);
 }
@@ -261,17 +346,18 @@ void np_json_kv(const char *key, const char *val, int comma)
 static void np_json_queue(const struct np_entry *e);
 
 /*
- * One reservation object (peer-admin.rst, "JSON"); @queue: with the
- * attributes of its qN/ (show).
+ * One reservation or window object (peer-admin.rst, "JSON"); @queue: with
+ * the attributes of its qN/ (show).
  */
 void np_json_entry(const struct np_entry *e, int queue)
 {
 	char full[80];
-	int k;
+	int k, n = 0;
 
 	snprintf(full, sizeof(full), "%s/%s", e->ctrl, e->name);
 	putchar('{');
 	np_json_kv("name", full, 0);
+	np_json_kv("kind", e->win ? "window" : "queue", 1);
 	np_json_kv("ctrl", e->ctrl, 1);
 	np_json_kv("source", e->sysfs_only ? "sysfs" : "configfs", 1);
 	np_json_kv("owner", e->owner, 1);
@@ -285,7 +371,8 @@ void np_json_entry(const struct np_entry *e, int queue)
 	} else {
 		putchar('{');
 		for (k = 0; k < NP_NKEYS; k++)
-			np_json_kv(np_cfs_keys[k].name, e->val[k], k);
+			if (!e->win || np_win_key(k))
+				np_json_kv(np_cfs_keys[k].name, e->val[k], n++);
 		putchar('}');
 	}
 	if (queue) {
@@ -362,20 +449,74 @@ static const char *np_or(const char *s, const char *def)
 	return s ? s : def;
 }
 
+/*
+ * A window's range: its extents, its file's (file_off, file_len if not
+ * 0), or the whole namespace
+ */
+static void np_win_range(const struct np_entry *e, char *buf, size_t len)
+{
+	const char *ext = e->val[NP_KEY_extents], *file = e->val[NP_KEY_file];
+	const char *off = np_or(e->val[NP_KEY_file_off], "?");
+	const char *flen = np_or(e->val[NP_KEY_file_len], "?");
+
+	if (!ext || !file)
+		np_copy(buf, len, "?");
+	else if (*file)
+		snprintf(buf, len, "file=%s%s%s%s%s", file,
+			 strcmp(off, "0") ? ",file_off=" : "",
+			 strcmp(off, "0") ? off : "",
+			 strcmp(flen, "0") ? ",file_len=" : "",
+			 strcmp(flen, "0") ? flen : "");
+	else if (*ext)
+		snprintf(buf, len, "extents=%s", ext);
+	else
+		np_copy(buf, len, "(whole namespace)");
+}
+
+static void np_print_windows(const struct np_list *l)
+{
+	char full[80], gen[16], range[NP_VALUE_MAX + 64];
+	int i;
+
+	printf("%-24s %-12s %4s %5s %-24s %s\n", "WINDOW", "STATE", "GEN",
+	       "NSID", "RANGE", "REASON");
+	for (i = 0; i < l->n; i++) {
+		const struct np_entry *e = &l->v[i];
+
+		if (!e->win)
+			continue;
+		snprintf(full, sizeof(full), "%s/%s", e->ctrl, e->name);
+		snprintf(gen, sizeof(gen), "%lu", e->generation);
+		np_win_range(e, range, sizeof(range));
+		printf("%-24s %-12s %4s %5s %-24s %s", full, e->state, gen,
+		       np_or(e->val[NP_KEY_nsid], "?"), range, e->reason);
+		if (e->error)
+			printf(" (error %ld)", e->error);
+		putchar('\n');
+	}
+}
+
+/* The reservations, then the windows in a table of their own */
 void np_print_list(const struct np_list *l)
 {
 	char full[80], qid[16], gen[16];
-	int i;
+	int i, queues = 0;
 
+	for (i = 0; i < l->n; i++)
+		queues += !l->v[i].win;
 	if (!l->n) {
 		puts("no reservations");
 		return;
 	}
-	printf("%-24s %-9s %-12s %5s %4s %5s %5s %-9s %s\n", "NAME", "SOURCE",
-	       "STATE", "QID", "GEN", "NSID", "DEPTH", "MODE", "REASON");
+	if (queues)
+		printf("%-24s %-9s %-12s %5s %4s %5s %5s %-9s %s\n", "NAME",
+		       "SOURCE", "STATE", "QID", "GEN", "NSID", "DEPTH", "MODE",
+		       "REASON");
 	for (i = 0; i < l->n; i++) {
 		const struct np_entry *e = &l->v[i];
 
+		if (e->win)
+			continue;
 		snprintf(full, sizeof(full), "%s/%s", e->ctrl, e->name);
 		snprintf(qid, sizeof(qid), "%lu", e->live_qid);
 		snprintf(gen, sizeof(gen), "%lu", e->generation);
@@ -394,6 +535,11 @@ void np_print_list(const struct np_list *l)
 			printf(" (error %ld)", e->error);
 		putchar('\n');
 	}
+	if (queues == l->n)
+		return;
+	if (queues)
+		putchar('\n');
+	np_print_windows(l);
 }
 
 void np_print_entry(const struct np_entry *e)
@@ -401,18 +547,21 @@ void np_print_entry(const struct np_entry *e)
 	int k;
 
 	printf("%s/%s\n", e->ctrl, e->name);
+	printf("  %-16s %s\n", "kind", e->win ? "window" : "queue");
 	printf("  %-16s %s\n", "source", e->sysfs_only ? "sysfs" : "configfs");
 	printf("  %-16s %s\n", "owner", e->owner);
 	printf("  %-16s %s\n", "state", e->state);
 	printf("  %-16s %s\n", "reason", e->reason);
 	printf("  %-16s %ld\n", "error", e->error);
-	printf("  %-16s %lu\n", "live_qid", e->live_qid);
+	if (!e->win)
+		printf("  %-16s %lu\n", "live_qid", e->live_qid);
 	printf("  %-16s %lu\n", "generation", e->generation);
 	if (!e->sysfs_only) {
 		printf("  config:\n");
 		for (k = 0; k < NP_NKEYS; k++)
-			printf("    %-16s %s\n", np_cfs_keys[k].name,
-			       np_or(e->val[k], "?"));
+			if (!e->win || np_win_key(k))
+				printf("    %-16s %s\n", np_cfs_keys[k].name,
+				       np_or(e->val[k], "?"));
 	}
 	if (e->live_qid) {
 		printf("  queue q%lu:\n", e->live_qid);

@@ -49,6 +49,7 @@ static void np_event(const char *event, const struct np_entry *e)
 		np_json_kv("time", stamp, 0);
 		np_json_kv("event", event, 1);
 		np_json_kv("name", full, 1);
+		np_json_kv("kind", e->win ? "window" : "queue", 1);
 		np_json_kv("source", e->sysfs_only ? "sysfs" : "configfs", 1);
 		np_json_kv("state", e->state, 1);
 		np_json_kv("reason", e->reason, 1);

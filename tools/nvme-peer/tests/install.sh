@@ -85,7 +85,7 @@ if command -v bash > /dev/null; then
 		c "nvme-peer watch --count "
 		complete -p nvme-peer' sh \
 		"$D/usr/local/share/bash-completion/completions/nvme-peer" > "$T/comp" 2>&1
-	printf '%s\n' restore "--json nvme0/t1 nvme1/t2" --all nvme0/ \
+	printf '%s\n' restore "--json nvme0/t1 nvme1/t2" --all "nvme0/ nvme0/windows/" \
 		sq_placement= isolated --check "" \
 		"complete -F _nvme_peer nvme-peer" > "$T/want"
 	cmp -s "$T/comp" "$T/want"

@@ -4,7 +4,11 @@
 # tree under a temporary directory: argument checks, list/show/save output,
 # restore's validation (FILE:LINE, exit 3, nothing created) and its undo
 # when a step fails (a plain directory has no attribute files, so writing
-# one fails as the kernel would), watch's events.  No kernel module needed;
+# one fails as the kernel would), watch's events, window intents
+# (CTRL/windows/NAME, below the windows/ configfs makes with each
+# controller directory: their keys, list/show/save, restore's order of
+# reservations, providers, windows, create and delete), bash completion.
+# No kernel module needed;
 # tools/testing/selftests/nvme-peer/tool_test.c runs it against the kernel.
 #
 # usage: tests/native.sh [PATH-OF-nvme-peer]; prints TAP, exits 1 on failure
@@ -47,6 +51,25 @@ fake_res() {
 	done
 }
 
+# A window's directory as the kernel shows it: CTRL/windows/NAME
+fake_win() {
+	d=$T/cfg/${1%%/*}/windows/${1#*/}
+	mkdir -p "$d"
+	for kv in nsid=2 peer=cpu uid=-1 gid=-1 extents= file= file_off=0 \
+		  file_len=0 enable=1 state=active reason=none error=0 \
+		  generation=1; do
+		attr "$d/${kv%%=*}" "${kv#*=}"
+	done
+}
+
+# A controller directory as configfs makes it: windows/ (its default
+# group, no state) and pmr_nsid (0: no provider); attribute files keep a
+# plain directory from rmdir, so a test removes pmr_nsid before one
+fake_ctrl() {
+	mkdir -p "$T/cfg/$1/windows"
+	attr "$T/cfg/$1/pmr_nsid" 0
+}
+
 fake_q() {
 	d=$T/sys/$1/peer/q$2
 	mkdir -p "$d"
@@ -87,6 +110,24 @@ run 2 "create: enable=1 without nsid" "$np" create nvme0/t1 enable=1
 run 2 "create: uid below -1" "$np" create nvme0/t1 nsid=1 uid=-2
 run 2 "create: qid above 65535" "$np" create nvme0/t1 nsid=1 qid=65536
 run 2 "watch: bad option" "$np" watch --count
+# a window's intent: CTRL/windows/NAME, its keys only (words.c np_win_key())
+run 2 "create: a queue's key on a window" "$np" create nvme0/windows/w1 nsid=1 depth=8
+has "$T/err" "create nvme0/windows/w1: depth: a queue's key, not a window's (nsid peer uid gid extents file file_off file_len enable)" \
+	"create: a queue's key on a window named, with a window's keys"
+run 2 "create: file_access on a window" "$np" create nvme0/windows/w1 nsid=1 file_access=read
+run 2 "create: a window's extents with its file" "$np" create nvme0/windows/w1 nsid=1 extents=0+8 file=/srv/m enable=1
+has "$T/err" "create nvme0/windows/w1: enable=1: a file's window takes no extents" \
+	"create: a window's extents with its file: why"
+run 2 "create: a window's file_off without a file" "$np" create nvme0/windows/w1 nsid=1 file_off=4096 enable=1
+run 2 "create: a window without nsid" "$np" create nvme0/windows/w1 enable=1
+run 2 "create: a window's bad extents" "$np" create nvme0/windows/w1 nsid=1 extents=8+0
+run 2 "create: a queue named windows" "$np" create nvme0/windows nsid=1
+has "$T/err" "'nvme0/windows': windows/ holds the window intents (CTRL/windows/NAME)" \
+	"create: a queue named windows: why"
+run 2 "create: a window's name with a slash" "$np" create nvme0/windows/a/b nsid=1
+run 2 "create: a window's name too long" "$np" create nvme0/windows/abcdefghijklmnopqrstuvwxyz0123456
+run 2 "show: windows/ itself" "$np" show nvme0/windows
+run 2 "delete: windows/ itself" "$np" delete nvme0/windows
 [ -z "$(tree | grep -v '^\.$')" ]
 ok $? "refused creates made nothing"
 
@@ -130,7 +171,7 @@ run 0 "list --json" "$np" list --json
 [ "$(grep -c '"name":' "$T/out")" = 5 ]
 ok $? "list --json: 5 reservations"
 has "$T/out" '^{"version":1,"reservations":\[$' "list --json: header"
-has "$T/out" '"name":"nvme0/t2","ctrl":"nvme0","source":"configfs","owner":"configfs","state":"waiting","reason":"reset","error":0,"live_qid":0,"generation":1,"attached":-1,"config":{"nsid":"1",' \
+has "$T/out" '"name":"nvme0/t2","kind":"queue","ctrl":"nvme0","source":"configfs","owner":"configfs","state":"waiting","reason":"reset","error":0,"live_qid":0,"generation":1,"attached":-1,"config":{"nsid":"1",' \
 	"list --json: t2's object"
 has "$T/out" '"name":"nvme0/q7",.*"source":"sysfs","owner":"process",.*"config":null}' \
 	"list --json: q7's object"
@@ -175,12 +216,110 @@ attr "$T/cfg/nvme0/t2/extents" "0+1 2+3"
 run 1 "save refuses a value with a blank" "$np" save
 attr "$T/cfg/nvme0/t2/extents" 0+100,200+50
 
+# -- windows: list, show, save -----------------------------------------------
+fake_ctrl nvme0
+fake_ctrl nvme1
+attr "$T/cfg/nvme0/pmr_nsid" 2
+: > "$T/m.bin"
+fake_win nvme0/w1
+attr "$T/cfg/nvme0/windows/w1/uid" 1000
+attr "$T/cfg/nvme0/windows/w1/extents" 0+2048
+fake_win nvme0/m
+attr "$T/cfg/nvme0/windows/m/file" "$T/m.bin"
+attr "$T/cfg/nvme0/windows/m/file_off" 4096
+attr "$T/cfg/nvme0/windows/m/state" down
+attr "$T/cfg/nvme0/windows/m/reason" namespace
+attr "$T/cfg/nvme0/windows/m/error" -6
+attr "$T/cfg/nvme0/windows/m/generation" 3
+fake_win nvme1/w0
+attr "$T/cfg/nvme1/windows/w0/nsid" 0
+attr "$T/cfg/nvme1/windows/w0/enable" 0
+attr "$T/cfg/nvme1/windows/w0/state" disabled
+attr "$T/cfg/nvme1/windows/w0/generation" 0
+run 0 "list: windows" "$np" list
+has "$T/out" '^nvme0/t1  *configfs  *active  *5 ' "list: the reservations' table as before"
+has "$T/out" '^WINDOW  *STATE  *GEN  *NSID  *RANGE  *REASON$' "list: then the windows' table"
+has "$T/out" '^nvme0/windows/w1  *active  *1  *2 extents=0+2048  *none$' \
+	"list: a window of extents, active"
+has "$T/out" "^nvme0/windows/m  *down  *3  *2 file=$T/m.bin,file_off=4096  *namespace (error -6)\$" \
+	"list: a file's window, down, its reason and error"
+has "$T/out" '^nvme1/windows/w0  *disabled  *0  *0 (whole namespace)  *none$' \
+	"list: a disabled window of the whole namespace"
+! grep -q '^nvme[01]/windows  ' "$T/out"
+ok $? "list: windows/ itself is no reservation"
+run 0 "list --json: windows" "$np" list --json
+[ "$(grep -c '"kind":"queue"' "$T/out")" = 5 ] && [ "$(grep -c '"kind":"window"' "$T/out")" = 3 ]
+ok $? "list --json: 5 queues and 3 windows, each with its kind"
+has "$T/out" '^{"name":"nvme0/windows/w1","kind":"window","ctrl":"nvme0","source":"configfs","owner":"configfs","state":"active","reason":"none","error":0,"live_qid":0,"generation":1,"attached":-1,"config":{"nsid":"2","peer":"cpu","uid":"1000","gid":"-1","extents":"0+2048","file":"","file_off":"0","file_len":"0","enable":"1"}},$' \
+	"list --json: a window's object, its keys only"
+has "$T/out" '"name":"nvme0/t2","kind":"queue","ctrl":"nvme0",' "list --json: a reservation's kind"
+has "$T/out" '"name":"nvme0/q7","kind":"queue",' "list --json: a sysfs-only one's kind"
+if command -v python3 > /dev/null; then
+	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/out"
+	ok $? "list --json with windows is JSON"
+fi
+run 0 "show a window" "$np" show nvme0/windows/m
+has "$T/out" '^  kind  *window$' "show: a window's kind"
+has "$T/out" '^  state  *down$' "show: a window's state"
+has "$T/out" '^  error  *-6$' "show: a window's error"
+has "$T/out" "^    file  *$T/m.bin\$" "show: a window's file"
+! grep -q -e '^    depth' -e '^  live_qid' -e '^  queue' "$T/out"
+ok $? "show: a window has no queue's keys, no queue"
+run 0 "show a window --json" "$np" show nvme0/windows/w1 --json
+has "$T/out" '^{"name":"nvme0/windows/w1","kind":"window",.*,"config":{"nsid":"2",.*"enable":"1"},"queue":null}$' \
+	"show --json: a window's object, no queue"
+run 0 "show a reservation: its kind" "$np" show nvme0/t1
+has "$T/out" '^  kind  *queue$' "show: a reservation's kind"
+run 5 "show: no such window" "$np" show nvme0/windows/nope
+has "$T/err" "nvme0/windows/nope: no such window" "show: no such window said"
+run 0 "save: windows" "$np" save
+grep -v '^#' "$T/out" > "$T/saved"
+cat > "$T/want" <<EOT
+nvme0/t1 nsid=1 enable=1
+nvme0/t2 nsid=1 uid=1000 opcodes=read,write extents=0+100,200+50 enable=1
+nvme1/off nsid=1 enable=0
+nvme0 pmr_nsid=2
+nvme0/windows/m nsid=2 file=$T/m.bin file_off=4096 enable=1
+nvme0/windows/w1 nsid=2 uid=1000 extents=0+2048 enable=1
+nvme1/windows/w0 enable=0
+EOT
+cmp -s "$T/saved" "$T/want"
+ok $? "save: the reservations, the providers, then the windows, defaults left out, enable last"
+cmp -s "$T/saved" "$T/want" || diff "$T/want" "$T/saved" | sed 's/^/# /'
+has "$T/out" '^# nvme-peer save format 1, 20[0-9-]*T[0-9:]*Z: 3 reservations, 3 windows$' \
+	"save: the format line counts the windows"
+cp "$T/out" "$T/win.conf"
+NVME_PEER_CONFIGFS=$T/none run 0 "restore --check: a save with windows" \
+	"$np" restore --check "$T/win.conf"
+has "$T/out" "win.conf: 3 reservations, 1 provider, 3 windows, valid (format 1)\$" \
+	"restore --check counts the windows"
+run 3 "restore --check: the windows exist" "$np" restore --check "$T/win.conf"
+has "$T/err" "win.conf:9: nvme0/windows/m: exists already (delete it first)" \
+	"restore --check: FILE:LINE of an existing window"
+rm "$T/cfg/nvme1/windows/w0/nsid"
+run 1 "save: a window's unreadable key fails" "$np" save
+has "$T/err" "save: nvme1/windows/w0: nsid: unreadable" "save: the window's unreadable key said"
+attr "$T/cfg/nvme1/windows/w0/nsid" 0
+# a queue's intent named windows, of a module without windows: listed, not
+# saved (restore would refuse the line)
+fake_res nvme2/windows
+run 0 "list: a queue named windows of an older module" "$np" list
+has "$T/out" '^nvme2/windows  *configfs  *active ' "list: the queue named windows"
+run 1 "save: a queue named windows fails" "$np" save
+has "$T/err" "save: nvme2/windows: a queue's intent of that name cannot be restored" \
+	"save: the queue named windows said"
+rm -rf "$T/cfg/nvme2" "$T/cfg/nvme0/windows/w1" "$T/cfg/nvme0/windows/m" \
+	"$T/cfg/nvme0/pmr_nsid" "$T/cfg/nvme1/pmr_nsid"
+mv "$T/cfg/nvme1/windows/w0" "$T/w0"
+
 # -- watch -------------------------------------------------------------------
 # The kernel changes a reservation's attributes together; a test writes
 # them one by one, so watch is stopped meanwhile (else a poll between two
 # writes sees a state with the reason of the one before).  No sleep says
 # when watch has looked: it says "ready" after its first scan, and each
 # step waits for the line of the one before (at most 30 s, then fails).
+# The output file goes before each watch: else the ready line of the one
+# before may be read before the new one's shell truncated it.
 await() { # await FILE PATTERN
 	i=0
 	while ! grep -q -e "$2" "$1" && [ $i -lt 300 ]; do
@@ -188,6 +327,7 @@ await() { # await FILE PATTERN
 		i=$((i + 1))
 	done
 }
+rm -f "$T/watch"
 "$np" watch --count 2 --timeout 60 > "$T/watch" 2>&1 &
 wpid=$!
 await "$T/watch" 'watch: ready'
@@ -208,6 +348,7 @@ has "$T/watch" '^20[0-9-]*T[0-9:.]*Z revoked  *nvme0/t1 state=waiting reason=res
 	"watch: the revocation, timestamped"
 has "$T/watch" 'Z recreated  *nvme0/t1 state=active reason=reset qid=6 generation=2$' \
 	"watch: the re-creation"
+rm -f "$T/watch"
 "$np" watch --count 2 --timeout 60 > "$T/watch" 2>&1 &
 wpid=$!
 await "$T/watch" 'watch: ready'
@@ -226,14 +367,31 @@ has "$T/watch" 'Z disabled  *nvme0/t1 state=disabled reason=admin ' "watch: disa
 has "$T/watch" 'Z enabled  *nvme0/t1 state=active reason=admin qid=6 generation=3$' \
 	"watch: enabled, not recreated, though the generation grew"
 run 6 "watch --timeout before --count" "$np" watch --count 1 --timeout 1
+rm -f "$T/watch"
 "$np" watch --json --count 1 --timeout 60 > "$T/watch" 2>&1 &
 wpid=$!
 await "$T/watch" 'watch: ready'
-rm -rf "$T/sys/nvme0/peer/q7"
+# at once (rm -rf takes a file at a time: a scan between would see a change)
+mv "$T/sys/nvme0/peer/q7" "$T/q7.gone"
 wait $wpid
 ok $? "watch --json --count 1"
-has "$T/watch" '^{"time":"20[0-9T:.-]*Z","event":"deleted","name":"nvme0/q7","source":"sysfs","state":"active","reason":"none","error":0,"live_qid":7,"generation":0}$' \
+has "$T/watch" '^{"time":"20[0-9T:.-]*Z","event":"deleted","name":"nvme0/q7","kind":"queue","source":"sysfs","state":"active","reason":"none","error":0,"live_qid":7,"generation":0}$' \
 	"watch --json: a deletion"
+# a window: its revocation
+mv "$T/w0" "$T/cfg/nvme1/windows/w0"
+attr "$T/cfg/nvme1/windows/w0/state" active
+rm -f "$T/watch"
+"$np" watch --json --count 1 --timeout 60 > "$T/watch" 2>&1 &
+wpid=$!
+await "$T/watch" 'watch: ready'
+kill -STOP $wpid
+attr "$T/cfg/nvme1/windows/w0/state" down
+attr "$T/cfg/nvme1/windows/w0/reason" namespace
+kill -CONT $wpid
+wait $wpid
+ok $? "watch --json: a window's change"
+has "$T/watch" '^{"time":"20[0-9T:.-]*Z","event":"revoked","name":"nvme1/windows/w0","kind":"window","source":"configfs","state":"down","reason":"namespace","error":0,"live_qid":0,"generation":0}$' \
+	"watch --json: a window revoked"
 
 # -- restore: validation -----------------------------------------------------
 rm -rf "$T/cfg" "$T/sys"
@@ -286,6 +444,51 @@ printf 'nvme0/s nsid=1 colour=red\n' | "$np" restore > "$T/out" 2> "$T/err"
 ok $? "restore from stdin: exit 3"
 has "$T/err" '^<stdin>:1: ' "restore from stdin: <stdin>:LINE"
 
+# windows: their keys, their rules (words.c np_win_enable_check()) and a
+# provider that shows their namespace
+bad "nvme0/windows/w1 nsid=2 depth=8 enable=0" \
+	"nvme0/windows/w1: depth: a queue's key, not a window's (nsid peer uid gid extents file file_off file_len enable)" \
+	"a queue's key on a window's line"
+bad "nvme0/windows/w1 nsid=2 opcodes=read" "nvme0/windows/w1: opcodes: a queue's key" \
+	"opcodes on a window's line"
+bad "nvme0/windows/w1 nsid=2 extents=0+8 file=$T/data enable=1" \
+	"nvme0/windows/w1: enable=1: a file's window takes no extents (its blocks are)" \
+	"a window's extents with its file"
+bad "nvme0/windows/w1 nsid=2 file_len=4096 enable=1" "nvme0/windows/w1: enable=1: file_off, file_len" \
+	"a window's file range without a file"
+bad "nvme0/windows/w1 enable=1" "nvme0/windows/w1: enable=1 needs nsid" "a window without nsid"
+bad "nvme0/windows/w1 nsid=2 enable=1" \
+	"nvme0/windows/w1: enable=1 needs nvme0's window provider: a line 'nvme0 pmr_nsid=2' (nvme0 declares none)" \
+	"a window without its provider"
+bad "nvme0/windows nsid=1" "'nvme0/windows': windows/ holds the window intents" "a queue named windows"
+bad "nvme0/windows/ nsid=1" "'nvme0/windows/': NAME is" "a window without a name"
+printf 'nvme0 pmr_nsid=3\nnvme0/windows/w nsid=2 enable=1\n' > "$T/bad.conf"
+run 3 "restore: a window of another namespace than its provider's" "$np" restore "$T/bad.conf"
+has "$T/err" "bad.conf:2: nvme0/windows/w: nsid=2, but nvme0's provider (line 1) shows namespace 3" \
+	"restore: the provider's namespace said"
+mkdir -p "$T/cfg/nvme0/windows"
+attr "$T/cfg/nvme0/pmr_nsid" 2
+printf 'nvme0/windows/w nsid=2 enable=1\nnvme0/windows/v nsid=0x2 extents=0+8 enable=1\n' > "$T/decl.conf"
+run 0 "restore --check: windows of a declared provider" "$np" restore --check "$T/decl.conf"
+has "$T/out" "decl.conf: 0 reservations, 2 windows, valid" "restore --check: the windows counted"
+printf 'nvme0/windows/w nsid=3 enable=1\n' > "$T/decl.conf"
+run 3 "restore: a window of another namespace than the declared" "$np" restore "$T/decl.conf"
+has "$T/err" "decl.conf:1: nvme0/windows/w: nsid=3, but nvme0's provider (declared) shows namespace 2" \
+	"restore: the declared provider's namespace said"
+printf 'nvme0/windows/w nsid=3 enable=0\n' > "$T/decl.conf"
+run 0 "restore --check: a disabled window needs no provider" "$np" restore --check "$T/decl.conf"
+mkdir "$T/cfg/nvme0/windows/w"
+run 3 "restore: a window that exists" "$np" restore "$T/decl.conf"
+has "$T/err" "decl.conf:1: nvme0/windows/w: exists already (delete it first)" \
+	"restore: the existing window said"
+rm -rf "$T/cfg/nvme0"
+printf 'nvme0/w nsid=1\nnvme0/windows/w nsid=1\n' > "$T/decl.conf"
+NVME_PEER_CONFIGFS=$T/none run 0 "restore --check: a queue and a window of one name" \
+	"$np" restore --check "$T/decl.conf"
+printf 'nvme0/windows/w nsid=1\nnvme0/windows/w nsid=2\n' > "$T/decl.conf"
+NVME_PEER_CONFIGFS=$T/none run 3 "restore: a window twice" "$np" restore --check "$T/decl.conf"
+has "$T/err" "decl.conf:2: nvme0/windows/w: duplicate name (line 1)" "restore: a window twice said"
+
 # -- restore: good files -----------------------------------------------------
 cat > "$T/good.conf" <<EOT
 # comment
@@ -301,6 +504,12 @@ has "$T/out" "good.conf: 4 reservations, valid" "restore --check counts them"
 here=$(dirname "$(realpath "$0")")
 run 0 "restore --check: contrib/nvme-peer.conf.example" \
 	"$np" restore --check "$here/../contrib/nvme-peer.conf.example"
+sed -e 's|^#\(nvme0 pmr_nsid=\)|\1|' -e 's|^#\(nvme0/windows/\)|\1|' \
+	"$here/../contrib/nvme-peer.conf.example" > "$T/example.conf"
+run 0 "restore --check: the example's provider and window" \
+	"$np" restore --check "$T/example.conf"
+has "$T/out" "example.conf: 1 reservation, 1 provider, 1 window, valid" \
+	"restore --check: the example's window counted"
 # A plain directory has no attribute files: writing nsid fails with ENOENT,
 # as a kernel step can fail, and restore undoes what it made.
 printf 'nvme0/a enable=0\nnvme1/b enable=0\nnvme0/c nsid=1 enable=1\n' > "$T/fail.conf"
@@ -326,6 +535,153 @@ mkdir "$T/cfg/nvme1/b"
 run 0 "delete --all" "$np" delete --all
 [ -z "$(tree | grep -v '^\.$')" ]
 ok $? "delete --all removed everything"
+
+# -- windows: restore's order, create, delete ----------------------------------
+# Queues' intents first, then the providers, then the windows, whatever the
+# lines' order: a plain directory has no attribute files, so the first value
+# written below one fails (as a kernel step can), which tells the step that
+# was reached; each failure undoes all
+fake_ctrl nvme0
+before=$(tree)
+printf 'nvme0/windows/w nsid=2 enable=1\nnvme0 pmr_nsid=2\nnvme0/q nsid=1\n' > "$T/order.conf"
+run 1 "restore: a queue's first" "$np" restore "$T/order.conf"
+has "$T/err" "^nvme-peer: $T/order.conf:3: create nvme0/q: nsid=1: No such file" \
+	"restore: the queue's line, the last, made first"
+[ "$before" = "$(tree)" ] && [ "$(cat "$T/cfg/nvme0/pmr_nsid")" = 0 ]
+ok $? "restore: a queue's failure undid all"
+rm "$T/cfg/nvme0/pmr_nsid"
+printf 'nvme0/windows/w nsid=2 enable=1\nnvme0 pmr_nsid=2\nnvme0/q enable=0\n' > "$T/order.conf"
+run 1 "restore: then the provider" "$np" restore "$T/order.conf"
+has "$T/err" "^nvme-peer: $T/order.conf:2: nvme0 pmr_nsid=2: No such file" \
+	"restore: the provider's line before the window's"
+[ ! -e "$T/cfg/nvme0/q" ] && [ ! -e "$T/cfg/nvme0/windows/w" ]
+ok $? "restore: a provider's failure undid all"
+attr "$T/cfg/nvme0/pmr_nsid" 0
+if command -v strace > /dev/null; then
+	strace -o "$T/strace" -e trace=open,openat,write \
+		"$np" restore "$T/order.conf" > "$T/out" 2> "$T/err"
+else
+	"$np" restore "$T/order.conf" > "$T/out" 2> "$T/err"
+fi
+[ $? = 1 ]
+ok $? "restore: then the window (rc 1)"
+has "$T/err" "^nvme-peer: $T/order.conf:1: create nvme0/windows/w: nsid=2: No such file" \
+	"restore: the window's line, the first, made last"
+[ "$before" = "$(tree)" ] && [ "$(cat "$T/cfg/nvme0/pmr_nsid")" = 0 ]
+ok $? "restore: a window's failure undid all"
+if command -v strace > /dev/null; then
+	# the writes to pmr_nsid: declared, then withdrawn
+	grep -A1 'pmr_nsid.*O_WRONLY' "$T/strace" | sed -n 's/^write([0-9]*, "\([^"]*\)".*/\1/p' |
+		tr '\n' ' ' > "$T/order"
+	[ "$(cat "$T/order")" = "2 0 " ]
+	ok $? "restore: the window's failure withdrew its provider ($(cat "$T/order"))"
+else
+	echo "ok $((n + 1)) # SKIP restore's writes to pmr_nsid: no strace"
+	n=$((n + 1))
+fi
+printf 'nvme0/windows/w enable=0\nnvme0 pmr_nsid=2\nnvme0/q enable=0\n' > "$T/order.conf"
+if command -v strace > /dev/null; then
+	strace -f -o "$T/strace" -e trace=mkdir,mkdirat,open,openat \
+		"$np" restore "$T/order.conf" > "$T/out" 2> "$T/err"
+else
+	"$np" restore "$T/order.conf" > "$T/out" 2> "$T/err"
+fi
+ok $? "restore: a queue, a provider, a window"
+[ -d "$T/cfg/nvme0/q" ] && [ -d "$T/cfg/nvme0/windows/w" ] &&
+	[ "$(cat "$T/cfg/nvme0/pmr_nsid")" = 2 ]
+ok $? "restore: made them"
+if command -v strace > /dev/null; then
+	# what was made: the mkdirs that succeeded, the provider's write
+	grep -e 'mkdir.*) *= 0$' -e 'pmr_nsid.*O_WRONLY' "$T/strace" |
+		sed -n 's|.*"'"$T"'/cfg/\([^"]*\)".*|\1|p' | tr '\n' ' ' > "$T/order"
+	[ "$(cat "$T/order")" = "nvme0/q nvme0/pmr_nsid nvme0/windows/w " ]
+	ok $? "restore: the queue, the provider, the window ($(cat "$T/order"))"
+else
+	echo "ok $((n + 1)) # SKIP restore's system calls in order: no strace"
+	n=$((n + 1))
+fi
+# delete: a window; the controller directory that declares a provider stays
+run 0 "delete a window" "$np" delete nvme0/windows/w
+[ ! -e "$T/cfg/nvme0/windows/w" ] && [ -d "$T/cfg/nvme0/windows" ]
+ok $? "delete: the window went, windows/ stays"
+run 5 "delete: no such window" "$np" delete nvme0/windows/w
+has "$T/err" "delete nvme0/windows/w: no such window" "delete: no such window said"
+run 0 "delete the last reservation beside a provider" "$np" delete nvme0/q
+[ -d "$T/cfg/nvme0/windows" ] && [ "$(cat "$T/cfg/nvme0/pmr_nsid")" = 2 ]
+ok $? "delete: a controller directory that declares a provider stays"
+# create: below windows/, which configfs makes with the controller
+# directory, never the command (its mkdir would make a queue's intent of a
+# module without windows)
+run 0 "create a window" "$np" create nvme0/windows/w enable=0
+[ -d "$T/cfg/nvme0/windows/w" ]
+ok $? "create: the window's directory"
+run 1 "create a window: a failing step" "$np" create nvme0/windows/v nsid=2 extents=0+8 enable=1
+has "$T/err" "^nvme-peer: create nvme0/windows/v: nsid=2: No such file or directory (ENOENT: " \
+	"create a window: the failing step and errno"
+[ ! -e "$T/cfg/nvme0/windows/v" ]
+ok $? "create a window: the failing step undone"
+run 1 "create a window of a module without windows" "$np" create nvme3/windows/w enable=0
+has "$T/err" "create nvme3/windows/w: no nvme3/windows/ (a module without window intents)" \
+	"create a window: no windows/ said"
+[ ! -e "$T/cfg/nvme3" ]
+ok $? "create a window: the controller directory it made removed"
+rm "$T/cfg/nvme0/pmr_nsid"
+run 0 "delete the last window" "$np" delete nvme0/windows/w
+[ ! -e "$T/cfg/nvme0" ]
+ok $? "delete: the emptied controller directory went, windows/ with it"
+# delete --all: the windows, the reservations, the controller directories
+fake_ctrl nvme0
+fake_ctrl nvme1
+rm "$T/cfg/nvme0/pmr_nsid" "$T/cfg/nvme1/pmr_nsid"
+mkdir "$T/cfg/nvme0/windows/a" "$T/cfg/nvme0/windows/b" "$T/cfg/nvme0/q" \
+	"$T/cfg/nvme1/windows/c"
+if command -v strace > /dev/null; then
+	strace -o "$T/strace" -e trace=rmdir,unlinkat "$np" delete --all \
+		> "$T/out" 2> "$T/err"
+else
+	"$np" delete --all > "$T/out" 2> "$T/err"
+fi
+ok $? "delete --all: windows"
+[ -z "$(tree | grep -v '^\.$')" ]
+ok $? "delete --all removed the windows and everything"
+if command -v strace > /dev/null; then
+	# what went (windows/ is the tree's own: configfs takes it along)
+	sed -n 's|^rmdir("'"$T"'/cfg/\([^"]*\)") *= 0$|\1|p' "$T/strace" |
+		grep -v '/windows$' | tr '\n' ' ' > "$T/order"
+	[ "$(cat "$T/order")" = "nvme0/windows/a nvme0/windows/b nvme0/q nvme0 nvme1/windows/c nvme1 " ]
+	ok $? "delete --all: the windows, the reservations, the controller ($(cat "$T/order"))"
+else
+	echo "ok $((n + 1)) # SKIP delete --all's system calls in order: no strace"
+	n=$((n + 1))
+fi
+
+# -- bash completion ---------------------------------------------------------
+# complete LINE: what the completion offers for LINE (cursor at its end)
+complete_line() {
+	bash -c '. "$1"; COMP_LINE=$2; COMP_POINT=${#COMP_LINE}; _nvme_peer
+		 printf "%s\n" "${COMPREPLY[@]}"' _ \
+		"$here/../contrib/nvme-peer.bash-completion" "$1" 2> /dev/null | tr '\n' ' '
+}
+if command -v bash > /dev/null; then
+	fake_res nvme0/t1
+	fake_win nvme0/w1
+	mkdir -p "$T/sys/nvme0"
+	[ "$(complete_line 'nvme-peer show ')" = "--json nvme0/t1 nvme0/windows/w1 " ]
+	ok $? "completion: show offers reservations and windows, not windows/"
+	[ "$(complete_line 'nvme-peer create nvme0')" = "nvme0/ nvme0/windows/ " ]
+	ok $? "completion: create offers CTRL/ and CTRL/windows/"
+	[ "$(complete_line 'nvme-peer create nvme0/windows/w2 ')" = "nsid= peer= uid= gid= extents= file= file_off= file_len= enable= " ]
+	ok $? "completion: a window's keys only"
+	complete_line 'nvme-peer create nvme0/t2 ' | grep -q ' depth= '
+	ok $? "completion: a queue's keys"
+	rm -rf "$T/cfg/nvme0" "$T/sys/nvme0"
+else
+	for what in "show's names" "create's controllers" "a window's keys" \
+		    "a queue's keys"; do
+		echo "ok $((n + 1)) # SKIP completion: $what: no bash"
+		n=$((n + 1))
+	done
+fi
 
 # -- version and save file format ----------------------------------------------
 run 0 "--version" "$np" --version
