@@ -905,15 +905,15 @@ static void np_declare_provider(const char *ctrl)
 }
 
 /*
- * Up to 16 loads of page @off of window @fd's view, a few ms apart: a
- * load faults only once the window is revoked (QUERY says so then: the
- * revocation marks it before it zaps the mapping).  The loads done.
+ * Up to 16 loads of page @off of window @fd's view, a few ms apart, their
+ * number in @loads (memory: kept across a fault's siglongjmp()): a load
+ * faults only once the window is revoked (QUERY says so then: the
+ * revocation marks it before it zaps the mapping).
  */
-static int np_window_loads(struct np_worker *w, int fd, __u64 off,
-			   unsigned int *sum)
+static void np_window_loads(struct np_worker *w, int fd, __u64 off,
+			    unsigned int *sum, int *loads)
 {
 	struct nvme_peer_info info;
-	volatile int loads = 0;	/* kept across a fault's siglongjmp() */
 	unsigned char *v;
 	int i;
 
@@ -923,7 +923,7 @@ static int np_window_loads(struct np_worker *w, int fd, __u64 off,
 		if (!sigsetjmp(np_fault_jmp, 1)) {
 			*sum += __atomic_load_n(&v[np_rand(w, 4096)],
 						__ATOMIC_RELAXED);
-			loads++;
+			(*loads)++;
 		} else {
 			__atomic_store_n(&np_fault_at, NULL, __ATOMIC_RELAXED);
 			if (np_query(fd, &info) ||
@@ -937,7 +937,6 @@ static int np_window_loads(struct np_worker *w, int fd, __u64 off,
 	}
 	if (v != MAP_FAILED)
 		munmap(v, 4096);
-	return loads;
 }
 
 /*
@@ -954,7 +953,7 @@ static int act_window(struct np_worker *w)
 	struct nvme_peer_window_req r;
 	struct nvme_peer_info info;
 	unsigned int sum = 0;
-	int fd, i, loads, ret;
+	int fd, i, loads = 0, ret;
 
 	nlb = (nlb + 8) & ~7ULL;	/* at least one whole page */
 	ext.nlb = nlb + ((first / 512) - slba);
@@ -979,7 +978,7 @@ static int act_window(struct np_worker *w)
 		close(fd);
 		return ret;
 	}
-	loads = np_window_loads(w, fd, r.mmap_off + first, &sum);
+	np_window_loads(w, fd, r.mmap_off + first, &sum, &loads);
 	np_query(fd, &info);
 	wlog(w, "window %s lba %llu+%llu: %d loads (sum %u), state %u reason %u",
 	     ctrl, slba, (unsigned long long)ext.nlb, loads, sum, info.state,
@@ -1006,7 +1005,7 @@ static int act_win_intent(struct np_worker *w)
 	};
 	char name[32], state[16] = "";
 	unsigned int sum = 0;
-	int fd, loads, ret;
+	int fd, loads = 0, ret;
 
 	snprintf(name, sizeof(name), NP_CFS_WIN "/cw%d", np_rand(w, 4));
 	switch (np_rand(w, 4)) {
@@ -1048,7 +1047,7 @@ static int act_win_intent(struct np_worker *w)
 	/* the pages of the intent's one extent: find them by loading */
 	np_read(np_cfs_path(ctrl, name, "extents"), state, sizeof(state));
 	slba = strtoull(state, NULL, 10);
-	loads = np_window_loads(w, fd, info.data_off + slba * 512, &sum);
+	np_window_loads(w, fd, info.data_off + slba * 512, &sum, &loads);
 	np_query(fd, &info);
 	wlog(w, "window attach %s/%s lba %llu: %d loads (sum %u), state %u reason %u",
 	     ctrl, name, slba, loads, sum, info.state, info.reason);
