@@ -601,6 +601,8 @@ static long np_file_ioctl(struct file *file, unsigned int cmd,
 		return np_ioc_ring(f, uarg);
 	case NVME_PEER_IOC_FILE_MAP:
 		return np_ioc_file_map(f, uarg);
+	case NVME_PEER_IOC_WINDOW_MAP:
+		return np_ioc_window_map(f, uarg);
 	case NVME_PEER_IOC_RESERVE:
 	case NVME_PEER_IOC_ATTACH:
 	case NVME_PEER_IOC_RELEASE:
@@ -875,6 +877,14 @@ static void np_uapi_layout(void)
 	NP_AT(window_req, file_len, 48); NP_AT(window_req, mmap_off, 56);
 	NP_AT(window_req, view_size, 64); NP_AT(window_req, guarantee, 72);
 	NP_AT(window_req, rsvd2, 76);
+	NP_SIZE(window_piece, 24);
+	NP_AT(window_piece, view_off, 0); NP_AT(window_piece, len, 8);
+	NP_AT(window_piece, bus_addr, 16);
+	NP_SIZE(window_map, NVME_PEER_WINDOW_MAP_SIZE_VER0);
+	NP_IOC(WINDOW_MAP, NVME_PEER_WINDOW_MAP_SIZE_VER0);
+	NP_AT(window_map, size, 0); NP_AT(window_map, flags, 4);
+	NP_AT(window_map, nr, 8); NP_AT(window_map, rsvd, 12);
+	NP_AT(window_map, pieces, 16);
 }
 
 #undef NP_AT

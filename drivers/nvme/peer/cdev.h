@@ -46,6 +46,7 @@ int np_copy_arg(void *dst, size_t ksize, size_t ver0, void __user *uarg,
 
 /* cdev_window.c */
 int np_ioc_window(struct np_file *f, void __user *uarg);
+int np_ioc_window_map(struct np_file *f, void __user *uarg);
 int np_window_attach(struct np_file *f, struct nvme_peer_ctrl *pctrl,
 		     const char *name);
 int np_window_query(struct np_file *f, struct nvme_peer_info *info, u32 usize);

@@ -581,6 +581,43 @@ struct nvme_peer_window_req {
 	__u32 rsvd2;
 };
 
+/**
+ * struct nvme_peer_window_piece - a piece of a window as its peer reads it
+ * @view_off: its first byte in the view (a page multiple)
+ * @len: its bytes (a page multiple)
+ * @bus_addr: where the window's peer device reads it (configfs intent's
+ *	peer): mapped read only for that device (DMA_TO_DEVICE), confined to
+ *	the piece where an IOMMU translates it (QUERY's guarantee iommu);
+ *	0 for a window without a peer (the CPU's loads only)
+ */
+struct nvme_peer_window_piece {
+	__u64 view_off;
+	__u64 len;
+	__u64 bus_addr;
+};
+
+/**
+ * struct nvme_peer_window_map - NVME_PEER_IOC_WINDOW_MAP: a window's pieces
+ * @size: sizeof(struct nvme_peer_window_map)
+ * @flags: 0
+ * @nr: in: room in @pieces; out: the number of pieces (all of them, even
+ *	when more than fit: call again with more room)
+ * @rsvd: 0
+ * @pieces: user pointer to @nr struct nvme_peer_window_piece, in view
+ *	order
+ *
+ * Of the window this open file holds (-ENXIO for none, and once it is
+ * revoked: its bus addresses are gone then).  A runtime hands the bus
+ * addresses to the peer device the administrator named.
+ */
+struct nvme_peer_window_map {
+	__u32 size;
+	__u32 flags;
+	__u32 nr;
+	__u32 rsvd;
+	__u64 pieces;
+};
+
 /*
  * The sizes of the extensible structs as first published; the kernel
  * refuses smaller ones (-EINVAL).  struct nvme_peer_extent,
@@ -593,11 +630,13 @@ struct nvme_peer_window_req {
 #define NVME_PEER_FILE_MAP_SIZE_VER0	24	/* struct nvme_peer_file_map */
 #define NVME_PEER_RING_SIZE_VER0	16	/* struct nvme_peer_ring */
 #define NVME_PEER_WINDOW_SIZE_VER0	80	/* struct nvme_peer_window_req */
+#define NVME_PEER_WINDOW_MAP_SIZE_VER0	24	/* struct nvme_peer_window_map */
 
 /*
- * 'N' 0x90-0x9F; 0x97-0x9F are free for later ioctls.  Directions as seen
+ * 'N' 0x90-0x9F; 0x98-0x9F are free for later ioctls.  Directions as seen
  * from user space: _IOW passes the struct in, _IOWR in and out (RESERVE
- * returns the qid, QUERY the info, FILE_MAP the count, WINDOW the view);
+ * returns the qid, QUERY the info, FILE_MAP and WINDOW_MAP the count,
+ * WINDOW the view);
  * RELEASE takes 0.
  * The size in a number is its struct's VER0 size and stays that when the
  * struct grows (the definition then names NVME_PEER_*_SIZE_VER0, and the
@@ -618,5 +657,7 @@ struct nvme_peer_window_req {
 				      struct nvme_peer_file_map)
 #define NVME_PEER_IOC_WINDOW	_IOWR(NVME_PEER_IOC_MAGIC, 0x96, \
 				      struct nvme_peer_window_req)
+#define NVME_PEER_IOC_WINDOW_MAP _IOWR(NVME_PEER_IOC_MAGIC, 0x97, \
+				       struct nvme_peer_window_map)
 
 #endif /* _UAPI_LINUX_NVME_PEER_H */

@@ -81,13 +81,18 @@ TEST_F_TIMEOUT(fuzz, every_ioctl, 1200)
 	static const unsigned long cmds[] = {
 		NVME_PEER_IOC_RESERVE, NVME_PEER_IOC_ATTACH,
 		NVME_PEER_IOC_QUERY, NVME_PEER_IOC_RELEASE,
-		NVME_PEER_IOC_RING,
+		NVME_PEER_IOC_RING, NVME_PEER_IOC_FILE_MAP,
+		NVME_PEER_IOC_WINDOW, NVME_PEER_IOC_WINDOW_MAP,
 	};
 	static const unsigned int sizes[] = {
 		sizeof(struct nvme_peer_reserve), sizeof(struct nvme_peer_attach),
 		sizeof(struct nvme_peer_info), 0, sizeof(struct nvme_peer_ring),
+		sizeof(struct nvme_peer_file_map),
+		sizeof(struct nvme_peer_window_req),
+		sizeof(struct nvme_peer_window_map),
 	};
-	unsigned long long seed = 20261203, ok = 0, counts[5] = { };
+	const unsigned int nr = ARRAY_SIZE(cmds);
+	unsigned long long seed = 20261203, ok = 0, counts[ARRAY_SIZE(cmds)] = { };
 	static union {
 		unsigned long long align;
 		unsigned char b[8192];
@@ -121,14 +126,14 @@ TEST_F_TIMEOUT(fuzz, every_ioctl, 1200)
 		void *arg = buf;
 		long ret;
 
-		k = np_rnd() % 6;
+		k = np_rnd() % (nr + 1);
 		/* else our range and around it, any direction and size */
-		cmd = k < 5 ? cmds[k] : _IOC(np_rnd() % 4, 'N',
+		cmd = k < nr ? cmds[k] : _IOC(np_rnd() % 4, 'N',
 					     0x80 + np_rnd() % 48,
 					     np_rnd() % 256);
 		/* mostly valid-looking structs with one or two fields fuzzed */
 		memset(buf, 0, sizeof(ubuf.b));
-		size = k < 5 ? sizes[k] : 16;
+		size = k < nr ? sizes[k] : 16;
 		switch (np_rnd() % 6) {
 		case 0:
 			size = np_edges[np_rnd() % ARRAY_SIZE(np_edges)];
@@ -148,6 +153,15 @@ TEST_F_TIMEOUT(fuzz, every_ioctl, 1200)
 		}
 		if (k == 1 && np_rnd() % 2)
 			((struct nvme_peer_attach *)buf)->qid = last;
+		if (k == 1 && np_rnd() % 4 == 0) {
+			struct nvme_peer_attach *a = (void *)buf;
+
+			/* a window's name: none is enabled here */
+			a->flags = NVME_PEER_ATTACH_BY_NAME |
+				   NVME_PEER_ATTACH_WINDOW;
+			snprintf(a->name, sizeof(a->name), "w%d",
+				 (int)(np_rnd() % 4));
+		}
 		if (k == 4) {
 			struct nvme_peer_ring *r = (void *)buf;
 
@@ -184,7 +198,7 @@ TEST_F_TIMEOUT(fuzz, every_ioctl, 1200)
 		}
 		if (!ret) {
 			ok++;
-			if (k < 5)
+			if (k < nr)
 				counts[k]++;
 		}
 		/* do not sit on one reservation for long */
@@ -203,6 +217,8 @@ TEST_F_TIMEOUT(fuzz, every_ioctl, 1200)
 	TH_LOG("%llu calls succeeded in %ld s", ok, (long)(time(NULL) - t0));
 	TH_LOG("reserve %llu attach %llu query %llu release %llu ring %llu",
 	       counts[0], counts[1], counts[2], counts[3], counts[4]);
+	TH_LOG("file_map %llu window %llu window_map %llu", counts[5],
+	       counts[6], counts[7]);
 	EXPECT_EQ(0, bad);
 	EXPECT_LT(0, counts[0]);	/* the fuzzer reached the real paths */
 	EXPECT_LT(0, counts[1]);

@@ -228,12 +228,21 @@ TEST(ioctl_numbers_and_sizes)
 	EXPECT_EQ(_IOC(_IOC_NONE, 'N', 0x93, 0), NVME_PEER_IOC_RELEASE);
 	EXPECT_EQ(_IOC(_IOC_WRITE, 'N', 0x94, 16), NVME_PEER_IOC_RING);
 	EXPECT_EQ(_IOC(NP_IOC_RW, 'N', 0x95, 24), NVME_PEER_IOC_FILE_MAP);
+	EXPECT_EQ(_IOC(NP_IOC_RW, 'N', 0x96, 80), NVME_PEER_IOC_WINDOW);
+	EXPECT_EQ(_IOC(NP_IOC_RW, 'N', 0x97, 24), NVME_PEER_IOC_WINDOW_MAP);
 
 	EXPECT_EQ(168, NVME_PEER_RESERVE_SIZE_VER0);
 	EXPECT_EQ(48, NVME_PEER_ATTACH_SIZE_VER0);
 	EXPECT_EQ(216, NVME_PEER_INFO_SIZE_VER0);
 	EXPECT_EQ(24, NVME_PEER_FILE_MAP_SIZE_VER0);
 	EXPECT_EQ(16, NVME_PEER_RING_SIZE_VER0);
+	EXPECT_EQ(80, NVME_PEER_WINDOW_SIZE_VER0);
+	EXPECT_EQ(24, NVME_PEER_WINDOW_MAP_SIZE_VER0);
+	EXPECT_EQ(NVME_PEER_WINDOW_SIZE_VER0,
+		  sizeof(struct nvme_peer_window_req));
+	EXPECT_EQ(NVME_PEER_WINDOW_MAP_SIZE_VER0,
+		  sizeof(struct nvme_peer_window_map));
+	EXPECT_EQ(24, sizeof(struct nvme_peer_window_piece));
 	EXPECT_EQ(NVME_PEER_RESERVE_SIZE_VER0, sizeof(struct nvme_peer_reserve));
 	EXPECT_EQ(NVME_PEER_ATTACH_SIZE_VER0, sizeof(struct nvme_peer_attach));
 	EXPECT_EQ(NVME_PEER_INFO_SIZE_VER0, sizeof(struct nvme_peer_info));
@@ -250,6 +259,9 @@ TEST(ioctl_numbers_and_sizes)
 	EXPECT_EQ(216 - 2, offsetof(struct nvme_peer_info, rsvd));
 	EXPECT_EQ(24 - 8, offsetof(struct nvme_peer_file_map, extents));
 	EXPECT_EQ(16 - 4, offsetof(struct nvme_peer_ring, cq_head));
+	EXPECT_EQ(80 - 4, offsetof(struct nvme_peer_window_req, rsvd2));
+	EXPECT_EQ(24 - 8, offsetof(struct nvme_peer_window_map, pieces));
+	EXPECT_EQ(24 - 8, offsetof(struct nvme_peer_window_piece, bus_addr));
 	/* a few offsets user space hard-codes in device code */
 	EXPECT_EQ(20, offsetof(struct nvme_peer_reserve, qid));
 	EXPECT_EQ(96, offsetof(struct nvme_peer_reserve, sq_buf));
