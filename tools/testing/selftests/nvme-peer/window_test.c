@@ -933,6 +933,43 @@ TEST(intent_file_window_and_truncate)
 	unlink(MNT "/iwindow");
 }
 
+/*
+ * An unlink with the file open does not revoke its window: the binding
+ * holds the file, whose blocks stay its own, and the window shows them.
+ */
+TEST(file_window_survives_unlink)
+{
+	const char *why = np_no_window();
+	struct nvme_peer_window_req r;
+	struct nvme_peer_info info;
+	unsigned char *v, *want, got;
+	int file, fd;
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (np_fs())
+		SKIP(return, "%s", np_fs());
+	file = np_mkfile("unlinked", 2 * MIB, 41);
+	ASSERT_LE(0, file);
+	want = malloc(MIB);
+	ASSERT_NE(NULL, want);
+	ASSERT_EQ(MIB, pread(file, want, MIB, 0));
+	fd = np_window(&r, NVME_PEER_WINDOW_FILE, NULL, 0, file, 0, MIB);
+	ASSERT_LE(0, fd);
+	close(file);
+	ASSERT_EQ(0, unlink(MNT "/unlinked"));
+	v = mmap(NULL, r.view_size, PROT_READ, MAP_SHARED, fd, r.mmap_off);
+	ASSERT_NE(MAP_FAILED, v);
+	ASSERT_EQ(0, np_load(v, &got));
+	EXPECT_EQ(0, memcmp(want, v, MIB));
+	ASSERT_EQ(0, np_query(fd, &info));
+	EXPECT_EQ(NVME_PEER_STATE_ACTIVE, info.state);
+	EXPECT_EQ(NVME_PEER_LEASE_HELD, info.lease);
+	munmap(v, r.view_size);
+	close(fd);
+	free(want);
+}
+
 /* A file range with a hole: the hole's pages fault. */
 TEST(file_hole_faults)
 {
