@@ -1577,6 +1577,9 @@ int main(int argc, char **argv)
 			report = np_kernel_report();
 		}
 	}
+	/* the ballast made again after the last epoch's clearing, if any */
+	if (!report && np_clear_intents(true))
+		no_intent = false;
 	if (report) {
 		np_log("chaos: stopped in epoch %d, %ld s in; seed %llu",
 		       epoch, (long)(np_now() - start), opt.seed);

@@ -313,9 +313,24 @@ TEST_F_TIMEOUT(sriov, two_tenants_each_on_its_own_namespace, 180)
  */
 TEST_F_TIMEOUT(sriov, primary_reset_takes_every_secondary_offline, 180)
 {
+	char path[128], target[256];
 	int cntlid, online, nvq, nvi;
-	char path[128];
+	ssize_t n;
 
+	/*
+	 * nvme-pci lets go of the VF first: a host command of its own in
+	 * flight there (the namespace scan that provisioning started) when
+	 * the primary's reset takes the secondary offline would wait for
+	 * the admin timeout (60 s), and the VF's reset then meets 6.1
+	 * nvme-pci's own lock order (STATUS.md, finding F), a kernel report
+	 * that is not the secondary's state this test is about.
+	 */
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/device", self->vf);
+	n = readlink(path, target, sizeof(target) - 1);
+	ASSERT_LT(0, n);
+	target[n] = '\0';
+	ASSERT_EQ(0, np_write("/sys/bus/pci/drivers/nvme/unbind", "%s",
+			      strrchr(target, '/') + 1));
 	snprintf(path, sizeof(path), "/sys/class/nvme/%s/reset_controller",
 		 self->ctrl);
 	ASSERT_EQ(0, np_write(path, "1"));
