@@ -987,6 +987,23 @@ static int act_window(struct np_worker *w)
 	return 0;
 }
 
+/* Make window intent @name of @ctrl on extent @slba+64, uid 0: 0 or -errno */
+static int np_win_intent_make(struct np_worker *w, const char *ctrl,
+			      const char *name, unsigned long long slba)
+{
+	int ret, i;
+
+	for (i = 0; i < 2; i++) {
+		ret = np_cfs_make(ctrl, name, "nsid=%d extents=%llu+64 uid=0",
+				  FS_NS, slba);
+		if (ret != -ENXIO)
+			break;
+		np_declare_provider(ctrl);
+	}
+	wlog(w, "window intent %s/%s = %d", ctrl, name, ret);
+	return ret;
+}
+
 /*
  * An administrator's window on XFS's namespace, configfs windows/cwN
  * (four names shared by every worker): made, toggled, removed, or
@@ -1010,16 +1027,7 @@ static int act_win_intent(struct np_worker *w)
 	snprintf(name, sizeof(name), NP_CFS_WIN "/cw%d", np_rand(w, 4));
 	switch (np_rand(w, 4)) {
 	case 0:
-		ret = np_cfs_make(ctrl, name, "nsid=%d extents=%llu+64 uid=0",
-				  FS_NS, slba);
-		if (ret == -ENXIO) {
-			np_declare_provider(ctrl);
-			ret = np_cfs_make(ctrl, name,
-					  "nsid=%d extents=%llu+64 uid=0", FS_NS,
-					  slba);
-		}
-		wlog(w, "window intent %s/%s = %d", ctrl, name, ret);
-		return ret;
+		return np_win_intent_make(w, ctrl, name, slba);
 	case 1:
 		np_read(np_cfs_path(ctrl, name, "enable"), state, sizeof(state));
 		ret = np_write(np_cfs_path(ctrl, name, "enable"), "%d",
@@ -1037,6 +1045,9 @@ static int act_win_intent(struct np_worker *w)
 		return -errno;
 	snprintf(a.name, sizeof(a.name), "%s", name + strlen(NP_CFS_WIN) + 1);
 	ret = ioctl(fd, NVME_PEER_IOC_ATTACH, &a) ? -errno : 0;
+	/* every epoch's end removes them: make it, then attach */
+	if (ret == -ENOENT && !np_win_intent_make(w, ctrl, name, slba))
+		ret = ioctl(fd, NVME_PEER_IOC_ATTACH, &a) ? -errno : 0;
 	if (!ret)
 		ret = np_query(fd, &info);
 	if (ret) {
