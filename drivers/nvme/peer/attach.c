@@ -15,6 +15,23 @@
 
 #include "nvme-peer.h"
 
+/**
+ * np_grant_allows() - may the caller attach to what an administrator made
+ * @attachable: it was made with a uid or a gid
+ * @uid: the user it is for, or INVALID_UID: any
+ * @gid: the group it is for, or INVALID_GID: any
+ *
+ * The one rule for a reservation's and a window's (window.c) attach:
+ * the caller's filesystem uid, and its groups.
+ *
+ * Return: true if the caller may.
+ */
+bool np_grant_allows(bool attachable, kuid_t uid, kgid_t gid)
+{
+	return attachable && (!uid_valid(uid) || uid_eq(uid, current_fsuid())) &&
+	       (!gid_valid(gid) || in_group_p(gid));
+}
+
 /*
  * The reservation with @qid, or named @name: the active one of that name
  * if there is one (a revoked generation may still be held by a process).
@@ -61,9 +78,8 @@ static struct nvme_peer_queue *np_attach_on(struct nvme_peer_ctrl *pctrl,
 		return ERR_PTR(-ENOENT);
 	}
 	spin_lock(&pctrl->state_lock);
-	if (q->owner != NP_OWNER_ADMIN || !q->provisioned ||
-	    (uid_valid(q->uid) && !uid_eq(q->uid, current_fsuid())) ||
-	    (gid_valid(q->gid) && !in_group_p(q->gid)))
+	if (q->owner != NP_OWNER_ADMIN ||
+	    !np_grant_allows(q->provisioned, q->uid, q->gid))
 		ret = -EACCES;
 	else if (np_unguarded_check(q->params.mode, NP_OWNER_PROCESS, false))
 		ret = -EPERM;

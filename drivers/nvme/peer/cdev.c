@@ -502,6 +502,27 @@ static int np_ioc_query(struct np_file *f, void __user *uarg)
 	return copy_to_user(uarg, &info, info.size) ? -EFAULT : 0;
 }
 
+/**
+ * np_list_out() - the answer of FILE_MAP and WINDOW_MAP
+ * @uarg: the ioctl's struct, whose @nr is at %NP_LIST_NR_OFF
+ *	(np_uapi_layout() pins it)
+ * @uptr: its user pointer to the array
+ * @items: @n items of @size bytes
+ * @size: an item's size
+ * @n: the items that fit
+ * @total: all there are, into @nr
+ *
+ * Return: 0 or -EFAULT.
+ */
+int np_list_out(void __user *uarg, u64 uptr, const void *items, size_t size,
+		u32 n, u32 total)
+{
+	if (copy_to_user(u64_to_user_ptr(uptr), items, array_size(n, size)) ||
+	    put_user(total, (u32 __user *)(uarg + NP_LIST_NR_OFF)))
+		return -EFAULT;
+	return 0;
+}
+
 /* The bound file's map: as much as fits, and how much there is. */
 static int np_ioc_file_map(struct np_file *f, void __user *uarg)
 {
@@ -530,13 +551,8 @@ static int np_ioc_file_map(struct np_file *f, void __user *uarg)
 	if (!bind.nr_map)
 		goto out_put;
 	n = min(m.nr, bind.nr_map);
-	ret = -EFAULT;
-	if (copy_to_user(u64_to_user_ptr(m.extents), bind.map,
-			 array_size(n, sizeof(*bind.map))) ||
-	    put_user(bind.nr_map, (u32 __user *)(uarg +
-				offsetof(struct nvme_peer_file_map, nr))))
-		goto out_put;
-	ret = 0;
+	ret = np_list_out(uarg, m.extents, bind.map, sizeof(*bind.map), n,
+			  bind.nr_map);
 out_put:
 	kobject_put(&q->kobj);
 	return ret;
@@ -861,7 +877,7 @@ static void np_uapi_layout(void)
 	NP_SIZE(file_map, NVME_PEER_FILE_MAP_SIZE_VER0);
 	NP_IOC(FILE_MAP, NVME_PEER_FILE_MAP_SIZE_VER0);
 	NP_AT(file_map, size, 0); NP_AT(file_map, flags, 4);
-	NP_AT(file_map, nr, 8); NP_AT(file_map, rsvd, 12);
+	NP_AT(file_map, nr, NP_LIST_NR_OFF); NP_AT(file_map, rsvd, 12);
 	NP_AT(file_map, extents, 16);
 	NP_SIZE(ring, NVME_PEER_RING_SIZE_VER0);
 	NP_IOC(RING, NVME_PEER_RING_SIZE_VER0);
@@ -883,7 +899,7 @@ static void np_uapi_layout(void)
 	NP_SIZE(window_map, NVME_PEER_WINDOW_MAP_SIZE_VER0);
 	NP_IOC(WINDOW_MAP, NVME_PEER_WINDOW_MAP_SIZE_VER0);
 	NP_AT(window_map, size, 0); NP_AT(window_map, flags, 4);
-	NP_AT(window_map, nr, 8); NP_AT(window_map, rsvd, 12);
+	NP_AT(window_map, nr, NP_LIST_NR_OFF); NP_AT(window_map, rsvd, 12);
 	NP_AT(window_map, pieces, 16);
 }
 

@@ -43,6 +43,10 @@ void np_file_revoked(struct np_file *f);
 void np_file_drop(struct np_file *f);
 int np_copy_arg(void *dst, size_t ksize, size_t ver0, void __user *uarg,
 		u32 *usize);
+/* FILE_MAP's and WINDOW_MAP's nr: where np_list_out() puts the count */
+#define NP_LIST_NR_OFF		8
+int np_list_out(void __user *uarg, u64 uptr, const void *items, size_t size,
+		u32 n, u32 total);
 
 /* cdev_window.c */
 int np_ioc_window(struct np_file *f, void __user *uarg);

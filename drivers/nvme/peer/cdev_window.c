@@ -165,28 +165,6 @@ int np_window_attach(struct np_file *f, struct nvme_peer_ctrl *pctrl,
 	return 0;
 }
 
-/* @n pieces of @w as its peer reads them, into @out: 0 or -ENXIO */
-static int np_window_pieces(struct nvme_peer_window *w,
-			    struct nvme_peer_window_piece *out, u32 n)
-{
-	struct nvme_peer_window_seg *segs;
-	int ret;
-	u32 i;
-
-	segs = kvcalloc(n, sizeof(*segs), GFP_KERNEL);
-	if (!segs)
-		return -ENOMEM;
-	ret = nvme_peer_window_segs(w, segs, n);
-	/* the provider's physical addresses stay in the kernel */
-	for (i = 0; ret >= 0 && i < n; i++) {
-		out[i].view_off = segs[i].view_off;
-		out[i].len = segs[i].len;
-		out[i].bus_addr = segs[i].bus_addr;
-	}
-	kvfree(segs);
-	return ret < 0 ? ret : 0;
-}
-
 /**
  * np_ioc_window_map() - NVME_PEER_IOC_WINDOW_MAP: the pieces and bus addresses
  * @f: the file
@@ -215,27 +193,18 @@ int np_ioc_window_map(struct np_file *f, void __user *uarg)
 	up_read(&f->map_lock);
 	if (!w)
 		return -ENXIO;
-	total = nvme_peer_window_segs(w, NULL, 0);
+	total = np_win_pieces(w, NULL, 0);
 	ret = total;
 	if (total < 0)
 		goto out_put;
 	n = min_t(u32, m.nr, total);
-	if (n) {
-		ret = -ENOMEM;
-		out = kvcalloc(n, sizeof(*out), GFP_KERNEL);
-		if (!out)
-			goto out_put;
-		ret = np_window_pieces(w, out, n);
-		if (ret)
-			goto out_put;
-	}
-	ret = -EFAULT;
-	if (copy_to_user(u64_to_user_ptr(m.pieces), out,
-			 array_size(n, sizeof(*out))) ||
-	    put_user(total, (u32 __user *)(uarg +
-				offsetof(struct nvme_peer_window_map, nr))))
+	ret = -ENOMEM;
+	out = n ? kvcalloc(n, sizeof(*out), GFP_KERNEL) : NULL;
+	if (n && !out)
 		goto out_put;
-	ret = 0;
+	ret = np_win_pieces(w, out, n);
+	if (ret >= 0)
+		ret = np_list_out(uarg, m.pieces, out, sizeof(*out), n, total);
 out_put:
 	kvfree(out);
 	np_window_free(w);

@@ -469,6 +469,7 @@ enum nvme_peer_guarantee np_isolated_guarantee(struct pci_dev *vf,
 					       struct pci_dev *peer);
 
 /* attach.c: a process drives an administrator's reservation */
+bool np_grant_allows(bool attachable, kuid_t uid, kgid_t gid);
 struct nvme_peer_queue *np_attach(struct nvme_peer_ctrl *pctrl, u16 qid,
 				  const char *name, nvme_peer_revoke_fn revoke,
 				  void *priv);
@@ -698,6 +699,8 @@ struct nvme_peer_window *np_win_attach(struct nvme_peer_ctrl *pctrl,
 				       void *priv);
 void np_win_detach(struct nvme_peer_window *w);
 int np_win_pfn(struct nvme_peer_window *w, u64 view_off, unsigned long *pfn);
+int np_win_pieces(struct nvme_peer_window *w, struct nvme_peer_window_piece *p,
+		  u32 max);
 void np_win_describe(struct nvme_peer_window *w, struct np_win_desc *d);
 void np_window_free(struct nvme_peer_window *w);
 struct nvme_peer_window *np_window_hold(struct nvme_peer_window *w);

@@ -22,7 +22,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
-#include <linux/cred.h>
 #include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/kref.h>
@@ -904,9 +903,7 @@ void np_win_describe(struct nvme_peer_window *w, struct np_win_desc *d)
 static int np_win_attach_check(struct nvme_peer_window *w)
 {
 	lockdep_assert_held(&w->pctrl->state_lock);
-	if (!w->attachable ||
-	    (uid_valid(w->uid) && !uid_eq(w->uid, current_fsuid())) ||
-	    (gid_valid(w->gid) && !in_group_p(w->gid)))
+	if (!np_grant_allows(w->attachable, w->uid, w->gid))
 		return -EACCES;
 	if (w->attached)
 		return -EBUSY;
@@ -1021,6 +1018,32 @@ int nvme_peer_window_segs(struct nvme_peer_window *w,
 	return w->nr_segs;
 }
 EXPORT_SYMBOL_GPL(nvme_peer_window_segs);
+
+/**
+ * np_win_pieces() - a window's pieces for user space (WINDOW_MAP)
+ * @w: the window
+ * @p: room for @max pieces, in view order
+ * @max: their number
+ *
+ * As nvme_peer_window_segs() without the provider's physical addresses,
+ * which stay in the kernel.
+ *
+ * Return: the number of pieces (all of them), or -ENXIO once revoked.
+ */
+int np_win_pieces(struct nvme_peer_window *w, struct nvme_peer_window_piece *p,
+		  u32 max)
+{
+	u32 i;
+
+	if (nvme_peer_window_revoked(w))
+		return -ENXIO;
+	for (i = 0; i < min(max, w->nr_segs); i++) {
+		p[i].view_off = w->segs[i].view_off;
+		p[i].len = w->segs[i].len;
+		p[i].bus_addr = w->peer_dma ? w->peer_dma[i] : 0;
+	}
+	return w->nr_segs;
+}
 
 /**
  * nvme_peer_window_guarantee() - what confines a window's peer
